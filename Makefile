@@ -1,0 +1,34 @@
+# make bench  — set everything up, then run the benchmark on the offline models
+# make test   — set everything up, then run the project's own tests
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+JOBS ?= auto
+MODEL ?= oracle
+
+.PHONY: setup system test lint bench clean
+
+setup: system $(STAMP)
+
+system:
+	@./scripts/install-system-deps
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $(STAMP)
+
+lint: setup
+	$(BIN)/ruff check .
+
+test: setup lint
+	$(BIN)/python -m pytest tests_solvers -n $(JOBS) -q -p no:randomly
+	$(BIN)/python -m pytest bench --model oracle -n $(JOBS) -q
+
+bench: setup
+	$(BIN)/python -m pytest bench --model $(MODEL) -n $(JOBS) -q -rN
+
+clean:
+	rm -rf $(VENV) .cache reports/out .pytest_cache .hypothesis

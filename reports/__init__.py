@@ -1,0 +1,1 @@
+"""Reporting: the pytest plugin that gathers trial records, and the report builders."""
