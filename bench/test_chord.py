@@ -1,4 +1,4 @@
-"""chord trials: every model × modality × shot × strategy × item of the chord task."""
+"""The chord task: one trial per model × modality × shot × strategy × item."""
 
 TASK = "chord"
 

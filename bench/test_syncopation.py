@@ -1,4 +1,4 @@
-"""syncopation trials: every model × modality × shot × strategy × item of the syncopation task."""
+"""The syncopation task: one trial per model × modality × shot × strategy × item."""
 
 TASK = "syncopation"
 

@@ -1,4 +1,4 @@
-"""transposition trials: every model × modality × shot × strategy × item of the transposition task."""
+"""The transposition task: one trial per model × modality × shot × strategy × item."""
 
 TASK = "transposition"
 

@@ -7,17 +7,17 @@ import itertools
 
 import pytest
 
+from fixtures.backends.base import GenerationSettings
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.prompting import (
     MODALITIES,
     STRATEGIES,
     identifiers,
-    reply_text,
     repair_request,
+    reply_text,
     system_instruction,
     undecidable_message,
 )
-from fixtures.backends.base import GenerationSettings
 
 CELLS = list(itertools.product(TASK_NAMES, STRATEGIES, MODALITIES))
 
