@@ -1,0 +1,268 @@
+"""Answer extraction: read only what the model committed to, never a letter out of a word."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from solvers.answers import (
+    DIFFERENT_MELODY_SENTENCE,
+    SAME_MELODY_SENTENCE,
+    extract_choice,
+    extract_yes_no,
+)
+
+FAST = settings(max_examples=200, deadline=None)
+# Round trips through noise draw many choices per example; fewer examples keep the suite fast.
+NOISY = settings(max_examples=100, deadline=None)
+
+CHORD_OPTIONS = {"A": "Major", "B": "Minor", "C": "Dominant", "D": "Diminished"}
+SYNCOPATION_OPTIONS = {
+    "A": "0 (No Syncopation)",
+    "B": "2 (Low Syncopation)",
+    "C": "4 (Medium-Low Syncopation)",
+    "D": "6 (Medium-High Syncopation)",
+    "E": "8 (High Syncopation)",
+}
+option_sets = st.sampled_from([CHORD_OPTIONS, SYNCOPATION_OPTIONS])
+
+# Reasoning prose: contains letters, option words and "answer", but is never an answer line.
+PROSE_WORDS = ["I", "think", "the", "chord", "sounds", "bright", "A", "B", "minor", "major"]
+PROSE_WORDS += ["third", "listening", "again,", "not", "diminished.", "answer", "is", "tricky"]
+PROSE_WORDS += ["(maybe)", "C4", "off-beats:", "2", "and", "4", "same", "melody", "yes-ish"]
+prose_lines = st.lists(st.sampled_from(PROSE_WORDS), min_size=2, max_size=10).map(" ".join)
+prose_blocks = st.lists(prose_lines, max_size=4).map("\n".join)
+
+headers = st.sampled_from(
+    [
+        "Final Answer: {}",
+        "final answer: {}",
+        "FINAL ANSWER: {}",
+        "**Final Answer:** {}",
+        "**Final Answer**: {}",
+        "__Final Answer__: {}",
+        "Final Answer：{}",
+        "Final Answer - {}",
+        "Final Answer = {}",
+        "### Final Answer: {}",
+        "Final answer:   {}  ",
+        "Answer: {}",
+    ]
+)
+
+
+@st.composite
+def letter_answers(draw: st.DrawFn, options: dict[str, str], letter: str) -> str:
+    """A decorated way of writing `letter` (optionally with its own label)."""
+    wrap = draw(st.sampled_from(["{}", "({})", "[{}]", "**{}**", '"{}"', "'{}'", "`{}`"]))
+    shown = wrap.format(draw(st.sampled_from([letter, letter.lower()])))
+    suffix = draw(st.sampled_from(["", ".", ")", ":"]))
+    if draw(st.booleans()):
+        label = options[letter]
+        label = draw(st.sampled_from([label, label.upper(), label.lower()]))
+        return f"{shown}{suffix or '.'} {label}"
+    return shown + suffix
+
+
+# --- extract_choice ----------------------------------------------------------------------------
+
+
+@FAST
+@given(st.text(), option_sets)
+def test_extract_choice_never_raises(text: str, options: dict[str, str]) -> None:
+    assert extract_choice(text, options) in (None, *options)
+
+
+@NOISY
+@given(option_sets, st.data())
+def test_final_answer_survives_noise(options: dict[str, str], data: st.DataObject) -> None:
+    letter = data.draw(st.sampled_from(sorted(options)))
+    line = data.draw(headers).format(data.draw(letter_answers(options, letter)))
+    before, after = data.draw(prose_blocks), data.draw(prose_blocks)
+    fence = data.draw(st.sampled_from([("", ""), ("```\n", "\n```")]))
+    text = f"{before}\n{fence[0]}{line}{fence[1]}\n{after}"
+    assert extract_choice(text, options) == letter
+
+
+@NOISY
+@given(option_sets, st.data())
+def test_last_valid_final_answer_wins(options: dict[str, str], data: st.DataObject) -> None:
+    first, last = data.draw(st.lists(st.sampled_from(sorted(options)), min_size=2, max_size=2))
+    text = "\n".join(
+        [
+            data.draw(headers).format(first),
+            data.draw(prose_blocks),
+            "Final Answer: not sure yet",  # invalid, skipped
+            data.draw(headers).format(last),
+            data.draw(prose_blocks),
+        ]
+    )
+    assert extract_choice(text, options) == last
+
+
+@FAST
+@given(option_sets, st.data())
+def test_letter_with_another_options_label_is_ambiguous(
+    options: dict[str, str], data: st.DataObject
+) -> None:
+    letter, other = data.draw(
+        st.lists(st.sampled_from(sorted(options)), min_size=2, max_size=2, unique=True)
+    )
+    text = f"Final Answer: {letter}. {options[other]}"
+    assert extract_choice(text, options) is None
+
+
+LETTERLESS_PROSE = [word for word in PROSE_WORDS if len(word) > 1]
+
+
+@NOISY
+@given(st.lists(st.lists(st.sampled_from(LETTERLESS_PROSE), min_size=2).map(" ".join)))
+def test_prose_without_an_answer_line_is_no_answer(lines: list[str]) -> None:
+    # Without lone letters no line of this prose is an answer by itself ("B minor" would be).
+    assert extract_choice("\n".join(lines), CHORD_OPTIONS) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Answer: C", "C"),
+        ("Final Answer: C", "C"),
+        ("Final Answer: B\nOn reflection...\nFinal Answer: D", "D"),
+        ("Final Answer: Minor", "B"),
+        ("Final answer - diminished.", "D"),
+        ("**Final Answer:** **C. Dominant**", "C"),
+        ("Final Answer: (B) Minor", "B"),
+        ("Final Answer: B (Minor)", "B"),
+        ("Final Answer: Option C", "C"),
+        ("Final Answer：Ｄ", "D"),
+        ("Final Answer:\n\n**B**\nThe third is flat.", "B"),
+        ("Reasoning.\n(B)", "B"),
+        ("Reasoning.\n**B**", "B"),
+        ("Reasoning.\nB. Minor", "B"),
+        ("Reasoning.\nMinor", "B"),
+        ("A", "A"),
+        # Rejected: contradiction, letters inside words or prose, no committed answer.
+        ("Final Answer: B. Diminished", None),
+        ("Final Answer: A minor chord", None),
+        ("Final Answer: A Minor", None),
+        ("Final Answer: A or B", None),
+        ("Final Answer: X", None),
+        ("Final Answer: Dominant 7th", None),
+        ("It is minor, not diminished.", None),
+        ("The chord is minor, not diminished", None),
+        ("Final Answer: minor, not diminished", None),
+        ("Final Answer: not sure\nB", None),  # a Final Answer line exists: no fallback
+        ("B\nThat is my answer.", None),
+        ("", None),
+        ("Answer choices: A, B, C, D", None),
+    ],
+)
+def test_chord_answers(text: str, expected: str | None) -> None:
+    assert extract_choice(text, CHORD_OPTIONS) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Final Answer: C", "C"),
+        ("Final Answer: 4", "C"),
+        ("Final Answer: C. 4 (Medium-Low Syncopation)", "C"),
+        ("Final Answer: No Syncopation", "A"),
+        ("Final Answer: 0 (No Syncopation)", "A"),
+        ("Final Answer: E - High Syncopation", "E"),
+        ("Final Answer: A (0)", "A"),
+        ("Final Answer: B (4)", None),
+        ("Final Answer: 3", None),
+        ("Final Answer: 4 off-beats", None),
+        ("I count 4 off-beats.", None),
+    ],
+)
+def test_syncopation_answers(text: str, expected: str | None) -> None:
+    assert extract_choice(text, SYNCOPATION_OPTIONS) == expected
+
+
+def test_letters_are_never_read_out_of_words() -> None:
+    for letter in CHORD_OPTIONS:
+        assert extract_choice(f"Answer: {letter}", CHORD_OPTIONS) == letter
+        assert extract_choice(f"FINAL ANSWER: {letter}", CHORD_OPTIONS) == letter
+    assert extract_choice("Final Answer: Cdim", CHORD_OPTIONS) is None
+    assert extract_choice("Based on the Arpeggio", CHORD_OPTIONS) is None
+
+
+def test_flats_and_sharps_do_not_matter() -> None:
+    text = "The notes are Ab, C and Eb; with A# and Bb nearby.\nFinal Answer: A"
+    assert extract_choice(text, CHORD_OPTIONS) == "A"
+    assert extract_choice("Final Answer: Bb", CHORD_OPTIONS) is None
+    assert extract_choice("Final Answer: C#", CHORD_OPTIONS) is None  # a note, not option C
+    assert extract_choice("Final Answer: D\u266d", CHORD_OPTIONS) is None
+    assert extract_choice("Final Answer: B flat", CHORD_OPTIONS) is None
+    assert extract_choice("Final Answer: C# major", CHORD_OPTIONS) is None
+    assert extract_choice("Reasoning.\nF#", CHORD_OPTIONS) is None
+
+
+def test_degenerate_options() -> None:
+    assert extract_choice("Final Answer: A", {}) is None
+    same_label = {"A": "Major", "B": "Major"}
+    assert extract_choice("Final Answer: Major", same_label) is None
+    assert extract_choice("Final Answer: A", same_label) == "A"
+
+
+# --- extract_yes_no ----------------------------------------------------------------------------
+
+
+@FAST
+@given(st.text())
+def test_extract_yes_no_never_raises(text: str) -> None:
+    assert extract_yes_no(text) in (None, "yes", "no")
+
+
+answer_sentences = st.sampled_from(
+    [
+        (SAME_MELODY_SENTENCE, "yes"),
+        (DIFFERENT_MELODY_SENTENCE, "no"),
+        ("Yes", "yes"),
+        ("No", "no"),
+        ("yes.", "yes"),
+        ("NO!", "no"),
+    ]
+)
+
+
+@NOISY
+@given(answer_sentences, st.data())
+def test_yes_no_survives_noise(case: tuple[str, str], data: st.DataObject) -> None:
+    sentence, expected = case
+    shown = data.draw(st.sampled_from([sentence, sentence.upper(), sentence.lower()]))
+    quoted = data.draw(st.sampled_from(["{}", '"{}"', "**{}**", "\u201c{}\u201d", "- {}"]))
+    line = quoted.format(shown)
+    if data.draw(st.booleans()):
+        line = data.draw(headers).format(line)
+    before, after = data.draw(prose_blocks), data.draw(prose_blocks)
+    assert extract_yes_no(f"{before}\n{line}\n{after}") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (SAME_MELODY_SENTENCE, "yes"),
+        (DIFFERENT_MELODY_SENTENCE, "no"),
+        (f"Final Answer: {DIFFERENT_MELODY_SENTENCE}", "no"),
+        ("Final Answer: Yes - the intervals match.", "yes"),
+        (f"Final Answer: {SAME_MELODY_SENTENCE}\n...\nFinal Answer: No", "no"),
+        (f"{SAME_MELODY_SENTENCE}\n{DIFFERENT_MELODY_SENTENCE}", "no"),
+        ("Final Answer: Yes, these are not the same melody.", None),
+        ("Final Answer: No, these are the same melody.", None),
+        (f"Final Answer: {SAME_MELODY_SENTENCE} {DIFFERENT_MELODY_SENTENCE}", None),
+        (f"{SAME_MELODY_SENTENCE} {DIFFERENT_MELODY_SENTENCE}", None),
+        ("Final Answer: Yes or No", None),
+        ("Final Answer: Not sure", None),
+        ("Final Answer: Nope", None),
+        ("Yes, I think so.", None),
+        ("They are not the same melody.", None),
+        ("Final Answer: maybe\nFinal Answer: yes", "yes"),
+        ("", None),
+    ],
+)
+def test_yes_no_cases(text: str, expected: str | None) -> None:
+    assert extract_yes_no(text) == expected
