@@ -146,3 +146,17 @@ def test_last_failed_reruns_only_the_failures(tmp_path):
     )
     assert len(read_records(tmp_path / "b")) == failed, second.stdout[-500:]
     assert f"{failed} failed" in second.stdout
+
+
+def test_json_report_carries_the_records_from_xdist_workers(tmp_path):
+    report = tmp_path / "report.json"
+    result = run_bench(
+        "--model", "oracle", "-m", "chord and midi and zero and standalone", "-n", "2",
+        "--json-report", f"--json-report-file={report}", run_dir=tmp_path / "run",
+    )
+    assert result.returncode == 0, result.stdout[-1000:]
+    tests = json.loads(report.read_text())["tests"]
+    assert len(tests) == 44
+    carried = {t["user_properties"][0]["eartest_record"]["trial_id"] for t in tests}
+    assert carried == set(r["trial_id"] for r in read_records(tmp_path / "run").values())
+    assert len(carried) == 44
