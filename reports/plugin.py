@@ -51,9 +51,27 @@ class RecordWriter:
 
 
 def _default_run_dir(config: pytest.Config) -> Path:
+    """``reports/out/<time>-<models>``, with a numeric suffix if that name is taken."""
     models = re.sub(r"[^A-Za-z0-9_.-]+", "_", config.getoption("model"))
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return REPO_ROOT / "reports" / "out" / f"{stamp}-{models}"
+    base = REPO_ROOT / "reports" / "out" / f"{time.strftime('%Y%m%d-%H%M%S')}-{models}"
+    candidate, suffix = base, 1
+    while candidate.exists():
+        suffix += 1
+        candidate = base.with_name(f"{base.name}-{suffix}")
+    return candidate
+
+
+def _run_dir(config: pytest.Config) -> Path:
+    chosen = config.getoption("run_dir")
+    if not chosen:
+        return _default_run_dir(config)
+    run_dir = Path(chosen)
+    if (run_dir / "trials.jsonl").exists():
+        raise pytest.UsageError(
+            f"--run-dir {run_dir} already holds a run's records; choose a new directory "
+            "(one run per directory keeps every record counted once)"
+        )
+    return run_dir
 
 
 class RecordPlugin:
@@ -93,8 +111,7 @@ class RecordPlugin:
 def pytest_configure(config: pytest.Config) -> None:
     if _is_worker(config):
         return
-    run_dir = config.getoption("run_dir")
-    writer = RecordWriter(Path(run_dir) if run_dir else _default_run_dir(config))
+    writer = RecordWriter(_run_dir(config))
     config.pluginmanager.register(RecordPlugin(writer), "eartest-records")
 
 

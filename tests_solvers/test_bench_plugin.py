@@ -160,3 +160,13 @@ def test_json_report_carries_the_records_from_xdist_workers(tmp_path):
     carried = {t["user_properties"][0]["eartest_record"]["trial_id"] for t in tests}
     assert carried == set(r["trial_id"] for r in read_records(tmp_path / "run").values())
     assert len(carried) == 44
+
+
+def test_a_run_dir_holds_one_run(tmp_path):
+    args = ("--model", "oracle", "-m", "chord and midi and zero and standalone")
+    first = run_bench(*args, run_dir=tmp_path)
+    assert first.returncode == 0
+    again = run_bench(*args, run_dir=tmp_path)
+    assert again.returncode == 4
+    assert "already holds a run's records" in again.stderr
+    assert len(read_records(tmp_path)) == 44
