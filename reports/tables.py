@@ -1,0 +1,323 @@
+"""Accuracy and transcription tables built from a run's trial records.
+
+A run leaves one JSON record per trial in ``<run dir>/trials.jsonl``; this module loads one or
+more runs into a DataFrame and reduces it to the paper's tables. All scoring arithmetic
+(denominator policy, Wilson interval, set F1) lives in :mod:`solvers.metrics`, so the tables and
+the CI gates cannot disagree about what a number means.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from solvers.logic import CHORD_LETTER_BY_QUALITY
+from solvers.metrics import (
+    DENOMINATOR_EXCLUDED,
+    TRANSCRIPTION_KEYS,
+    f1_from_counts,
+    precision_recall,
+    transcription_counts,
+    wilson_interval,
+)
+
+CELL_KEYS = ("model", "task", "modality", "shot", "strategy")
+TASK_ORDER = ("syncopation", "transposition", "chord")
+MODALITY_ORDER = ("audio", "midi")
+SHOT_ORDER = ("zero", "few")
+STRATEGY_ORDER = ("standalone", "cot", "logiclm")
+ERROR_CLASSES = (
+    "no_final_answer", "schema_parse", "schema_structural", "schema_domain", "undecidable",
+    "token_limit", "empty_output", "safety_block", "recitation_block", "backend_error",
+)
+CHANCE = {"syncopation": 0.20, "transposition": 0.50, "chord": 0.25}
+CHORD_QUALITY_BY_LETTER = {letter: quality for quality, letter in CHORD_LETTER_BY_QUALITY.items()}
+LABEL_ORDER = {
+    "syncopation": TRANSCRIPTION_KEYS["syncopation"],
+    "transposition": ("yes", "no"),
+    "chord": tuple(CHORD_LETTER_BY_QUALITY),
+}
+CANONICAL_ORDER: dict[str, Sequence[str]] = {
+    "task": TASK_ORDER,
+    "modality": MODALITY_ORDER,
+    "shot": SHOT_ORDER,
+    "strategy": STRATEGY_ORDER,
+    "label": [label for labels in LABEL_ORDER.values() for label in labels],
+}
+REQUIRED_FIELDS = (*CELL_KEYS, "trial_id", "truth", "parsed_answer", "correct", "error_class")
+SUMMARY_COLUMNS = (
+    "n_trials", "n_excluded", "n", "correct", "accuracy", "ci_low", "ci_high", "ifr",
+)
+
+PathLike = str | os.PathLike[str]
+
+
+# --- Loading -----------------------------------------------------------------------------------
+
+
+def load_records(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
+    """One row per trial from run directories or ``trials.jsonl`` files, concatenated.
+
+    Several runs can be combined (e.g. one per model), but each (model, trial_id) may appear
+    only once: a duplicate means two runs disagree about the same trial, and picking one would
+    silently change a score. A ``source`` column names the file each row came from.
+
+    Raises
+    ------
+    FileNotFoundError
+        If a path is neither a run directory holding ``trials.jsonl`` nor an existing file.
+    ValueError
+        For a line that is not a JSON object with the required fields (naming file and line
+        number), or a duplicate (model, trial_id).
+    """
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]
+    rows: list[dict] = []
+    seen: dict[tuple[str, str], str] = {}
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            path = path / "trials.jsonl"
+        if not path.is_file():
+            raise FileNotFoundError(f"no trial records at {path}")
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                record = _parse_line(line, path, number)
+                key = (record["model"], record["trial_id"])
+                where = f"{path}:{number}"
+                if key in seen:
+                    raise ValueError(
+                        f"duplicate trial: model {key[0]!r}, trial_id {key[1]!r} appears at "
+                        f"{seen[key]} and at {where}"
+                    )
+                seen[key] = where
+                rows.append({**record, "source": str(path)})
+    if not rows:
+        return pd.DataFrame(columns=[*REQUIRED_FIELDS, "source"])
+    return pd.DataFrame(rows)
+
+
+def _parse_line(line: str, path: Path, number: int) -> dict:
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
+    missing = [name for name in REQUIRED_FIELDS if name not in record]
+    if missing:
+        raise ValueError(f"{path}:{number}: record lacks field(s) {', '.join(missing)}")
+    return record
+
+
+# --- Accuracy per cell -------------------------------------------------------------------------
+
+
+def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy per (model, task, modality, shot, strategy) cell under the denominator policy.
+
+    ``n`` is the paper's EffectiveTotal: ``n_trials`` minus the ``n_excluded`` trials whose
+    error class is in :data:`solvers.metrics.DENOMINATOR_EXCLUDED`. ``ifr`` (instruction-
+    following rate) is the share of those ``n`` outputs that yielded a valid answer at all, so
+    a low accuracy can be told apart from a formatting failure. One count column per error
+    class follows, so nothing excluded or failed is hidden.
+    """
+    extra = sorted({c for c in df["error_class"].dropna().unique() if c not in ERROR_CLASSES})
+    classes = [*ERROR_CLASSES, *extra]
+    rows = []
+    for key, group in df.groupby(list(CELL_KEYS), sort=False):
+        excluded = group["error_class"].isin(DENOMINATOR_EXCLUDED)
+        kept = group[~excluded]
+        n = len(kept)
+        correct = int(kept["correct"].astype(bool).sum())
+        answered = int(kept["parsed_answer"].notna().sum())
+        low, high = wilson_interval(correct, n)
+        counts = group["error_class"].value_counts()
+        rows.append(
+            {
+                **dict(zip(CELL_KEYS, key, strict=True)),
+                "n_trials": len(group),
+                "n_excluded": int(excluded.sum()),
+                "n": n,
+                "correct": correct,
+                "accuracy": correct / n if n else math.nan,
+                "ci_low": low,
+                "ci_high": high,
+                "ifr": answered / n if n else math.nan,
+                **{name: int(counts.get(name, 0)) for name in classes},
+            }
+        )
+    columns = [*CELL_KEYS, *SUMMARY_COLUMNS, *classes]
+    summary = pd.DataFrame(rows, columns=columns)
+    summary = summary.sort_values(
+        list(CELL_KEYS),
+        key=_rank,
+        kind="stable",
+        ignore_index=True,
+    )
+    return summary.set_index(list(CELL_KEYS))
+
+
+def _rank(col: pd.Series) -> pd.Series:
+    """Sort key for one axis: the paper's order first, anything else alphabetically after."""
+    order = _ordered(col, CANONICAL_ORDER.get(str(col.name), ()), keep_canonical=True)
+    return col.map({value: position for position, value in enumerate(order)})
+
+
+def _ordered(values: Iterable[str], canonical: Sequence[str], keep_canonical: bool) -> list[str]:
+    present = set(values)
+    head = [v for v in canonical if keep_canonical or v in present]
+    return head + sorted(present - set(canonical))
+
+
+# --- Table 1 -----------------------------------------------------------------------------------
+
+
+def table1(
+    summary: pd.DataFrame,
+    chance: Mapping[str, float] = CHANCE,
+    models: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """The paper's Table 1 as formatted strings, built from :func:`cell_summary`.
+
+    Rows are always the full design grid (audio/midi × zero/few × standalone/cot/logiclm), so
+    a cell that was not run shows as empty instead of silently vanishing; a final "Chance" row
+    gives each task's chance level. Columns are (task, model) for the tasks present, in the
+    paper's task order. A cell reads ``85.0 [64.0, 94.8] n=20``: accuracy and Wilson 95 %
+    interval in percent, then the denominator; ``excl=k`` is appended when k trials were
+    excluded, and a cell whose every trial was excluded reads ``n/a n=0 excl=k``.
+    """
+    index = summary.index
+    tasks = _ordered(index.get_level_values("task"), TASK_ORDER, keep_canonical=False)
+    if models is None:
+        models = list(dict.fromkeys(index.get_level_values("model")))
+    rows = [
+        (modality, shot, strategy)
+        for modality in _ordered(index.get_level_values("modality"), MODALITY_ORDER, True)
+        for shot in _ordered(index.get_level_values("shot"), SHOT_ORDER, True)
+        for strategy in _ordered(index.get_level_values("strategy"), STRATEGY_ORDER, True)
+    ]
+    columns = pd.MultiIndex.from_tuples(
+        [(task, model) for task in tasks for model in models], names=["task", "model"]
+    )
+    body = [
+        [_format_cell(summary, (model, task, *row)) for task, model in columns] for row in rows
+    ]
+    chance_row = [
+        f"{100 * chance[task]:.1f}" if task in chance else "" for task, _ in columns
+    ]
+    table = pd.DataFrame(
+        [*body, chance_row],
+        index=pd.MultiIndex.from_tuples(
+            [*rows, ("Chance", "", "")], names=["Modality", "Shot", "Strategy"]
+        ),
+        columns=columns,
+    )
+    return table
+
+
+def _format_cell(summary: pd.DataFrame, key: tuple[str, ...]) -> str:
+    if key not in summary.index:
+        return ""
+    cell = summary.loc[key]
+    excluded = f" excl={int(cell['n_excluded'])}" if cell["n_excluded"] else ""
+    if not cell["n"]:
+        return f"n/a n=0{excluded}"
+    return (
+        f"{100 * cell['accuracy']:.1f} [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]"
+        f" n={int(cell['n'])}{excluded}"
+    )
+
+
+def table1_markdown(
+    summary: pd.DataFrame,
+    chance: Mapping[str, float] = CHANCE,
+    models: Sequence[str] | None = None,
+) -> str:
+    """Table 1 as a GitHub-flavoured Markdown table (one header row: ``task / model``)."""
+    table = table1(summary, chance, models)
+    header = [*table.index.names, *(f"{task} / {model}" for task, model in table.columns)]
+    lines = [_md_row(header), _md_row(["---"] * len(header))]
+    rows = zip(table.index, table.values, strict=True)
+    lines += [_md_row([*key, *values]) for key, values in rows]
+    return "\n".join(lines) + "\n"
+
+
+def _md_row(cells: Iterable[object]) -> str:
+    return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+
+def table1_csv(summary: pd.DataFrame) -> str:
+    """Table 1's numbers in long form (one line per cell), proportions in 0..1, for tools."""
+    columns = ["n_trials", "n_excluded", "n", "correct", "accuracy", "ci_low", "ci_high", "ifr"]
+    return summary[columns].reset_index().to_csv(index=False)
+
+
+# --- Transcription F1 (LogicLM input quality) --------------------------------------------------
+
+
+def transcription_f1(df: pd.DataFrame, by_model: bool = False) -> pd.DataFrame:
+    """Micro-averaged transcription F1 of LogicLM trials per (task, label, modality).
+
+    Follows the paper's Figure 3: TP/FP/FN are summed over all trials of a group (pooled over
+    models and shots unless ``by_model``) before precision, recall and F1 are computed, so each
+    trial weighs the same. Labels are "on-beat"/"off-beat" for syncopation (every trial feeds
+    both), the true answer "yes"/"no" for transposition, and the true chord quality for chord.
+    ``accuracy`` is the decision accuracy of the same trials. Trials excluded from accuracy
+    (no output) are excluded here too; a trial whose schema never parsed counts every true
+    note as a false negative.
+    """
+    keys = ["model"] if by_model else []
+    keys += ["task", "label", "modality"]
+    logiclm = df[(df["strategy"] == "logiclm") & ~df["error_class"].isin(DENOMINATOR_EXCLUDED)]
+    totals: dict[tuple, list[int]] = {}
+    for record in logiclm.to_dict("records"):
+        counts = transcription_counts(
+            record["task"], record["truth_transcription"], _missing_to_none(record["transcription"])
+        )
+        for key, (tp, fp, fn) in counts.items():
+            label = _label(record, key)
+            group = (record["model"],) if by_model else ()
+            group += (record["task"], label, record["modality"])
+            total = totals.setdefault(group, [0, 0, 0, 0, 0])
+            for i, value in enumerate((tp, fp, fn, 1, int(bool(record["correct"])))):
+                total[i] += value
+    rows = []
+    for group, (tp, fp, fn, n, correct) in totals.items():
+        precision, recall = precision_recall(tp, fp, fn)
+        rows.append(
+            {
+                **dict(zip(keys, group, strict=True)),
+                "n_trials": n, "tp": tp, "fp": fp, "fn": fn,
+                "precision": precision, "recall": recall, "f1": f1_from_counts(tp, fp, fn),
+                "accuracy": correct / n,
+            }
+        )
+    columns = [*keys, "n_trials", "tp", "fp", "fn", "precision", "recall", "f1", "accuracy"]
+    table = pd.DataFrame(rows, columns=columns)
+    table = table.sort_values(keys, key=_rank, kind="stable", ignore_index=True)
+    return table.set_index(keys)
+
+
+def _label(record: Mapping, count_key: str) -> str:
+    task = record["task"]
+    if task == "syncopation":
+        return count_key
+    if task == "transposition":
+        return str(record["truth"])
+    quality = CHORD_QUALITY_BY_LETTER.get(record["truth"])
+    if quality is None:
+        raise ValueError(f"{record['trial_id']}: unknown chord answer letter {record['truth']!r}")
+    return quality
+
+
+def _missing_to_none(value: object) -> object:
+    """Schema-less trials load as None (or NaN when pandas filled a column); both mean none."""
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
