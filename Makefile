@@ -25,7 +25,10 @@ lint: setup
 
 test: setup lint
 	$(BIN)/python -m pytest tests_solvers -n $(JOBS) -q -p no:randomly
-	$(BIN)/python -m pytest bench --model oracle -n $(JOBS) -q
+	$(BIN)/python -m pytest bench --model oracle -n $(JOBS) -q --no-report \
+		--baseline reports/baselines/oracle.json --baseline-strict --gate 0.01
+	$(BIN)/python -m pytest bench --model chance -n $(JOBS) -q --no-report -rN \
+		--baseline reports/baselines/chance.json --baseline-strict --gate 0.01
 
 bench: setup
 	$(BIN)/python -m pytest bench --model $(MODEL) -n $(JOBS) -q -rN

@@ -1,3 +1,3 @@
 """Root conftest: registers the eartest plugins for the benchmark and the project's tests."""
 
-pytest_plugins = ["fixtures.plugin", "reports.plugin"]
+pytest_plugins = ["reports.plugin", "reports.baseline", "fixtures.plugin"]

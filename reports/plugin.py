@@ -1,27 +1,48 @@
-"""pytest plugin: every trial attaches one JSON record; the controller writes them to disk.
+"""pytest plugin: every trial attaches one JSON record; the controller turns them into reports.
 
 Test bodies call the ``record`` fixture. The record travels in the test report's
 ``user_properties`` (so ``--json-report`` and xdist carry it to the controller, with no side
-files that could go missing) and the controller appends it to ``<run dir>/trials.jsonl``.
+files that could go missing) and the controller appends it to ``<run dir>/trials.jsonl``. At the
+end of the session the controller builds tables, figures, ``summary.json`` and ``report.html``
+from that file, applies the baseline and the gate, and prints a compact table.
 """
 
 from __future__ import annotations
 
 import json
+import platform
 import re
+import subprocess
+import sys
 import time
+from importlib import metadata
 from pathlib import Path
 
 import pytest
 
+from . import hookspecs
+
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+
+MAX_LISTED = 25  # regressions printed in the terminal; the run directory has all of them
+REPORTED_PACKAGES = (
+    "numpy", "mido", "pyfluidsynth", "soundfile", "pandas", "matplotlib", "statsmodels",
+    "pytest", "pytest-xdist",
+)
+
+
+def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
+    pluginmanager.add_hookspecs(hookspecs)
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("eartest", "eartest benchmark axes")
     group.addoption("--run-dir", default=None,
                     help="where to write this run's records (default: reports/out/<run-id>)")
+    group.addoption("--no-report", action="store_true",
+                    help="write only trials.jsonl: no tables, figures or HTML at the end")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -48,6 +69,7 @@ class RecordWriter:
     def close(self) -> None:
         if self._handle is not None:
             self._handle.close()
+            self._handle = None
 
 
 def _default_run_dir(config: pytest.Config) -> Path:
@@ -74,12 +96,51 @@ def _run_dir(config: pytest.Config) -> Path:
     return run_dir
 
 
+def _git_revision() -> str:
+    try:
+        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True,
+                             text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=REPO_ROOT, capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (rev or "unknown") + ("+dirty" if dirty.strip() else "")
+
+
+def _package_versions() -> dict[str, str]:
+    versions = {"python": platform.python_version()}
+    for name in REPORTED_PACKAGES:
+        try:
+            versions[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            versions[name] = "not installed"
+    return versions
+
+
+def run_header(config: pytest.Config, run_dir: Path, started: float) -> dict:
+    header = {
+        "run_id": run_dir.name,
+        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
+        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "git_revision": _git_revision(),
+        "packages": _package_versions(),
+        "command": " ".join(["pytest", *sys.argv[1:]]),
+    }
+    for part in config.hook.pytest_eartest_run_header(config=config):
+        header.update(part)
+    return header
+
+
 class RecordPlugin:
     """Lives on the controller only (or the single process without xdist)."""
 
-    def __init__(self, writer: RecordWriter) -> None:
+    def __init__(self, config: pytest.Config, writer: RecordWriter) -> None:
+        self.config = config
         self.writer = writer
+        self.started = time.time()
         self.missing: list[str] = []  # bench trials that ended without a record
+        self.harness_failures = 0  # failures that are not a judged wrong answer
+        self.lines: list[str] = []  # what the terminal summary prints
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # user_properties ride on the setup, call and teardown reports alike: read the call's.
@@ -92,6 +153,65 @@ class RecordPlugin:
         lost = (report.when == "call" and not records) or (report.when == "setup" and report.failed)
         if in_bench and lost:
             self.missing.append(report.nodeid)
+        if report.failed and not (report.when == "call" and records):
+            self.harness_failures += 1  # an error, not a wrong answer
+
+    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        self.writer.close()
+        if not self.writer.count:
+            return
+        from . import artifacts, tables
+        from . import baseline as baseline_plugin
+
+        df = tables.load_records(self.writer.path)
+        config = self.config
+        self.lines += compact_table(artifacts.pooled_by_modality(tables.cell_summary(df)))
+        if not config.getoption("no_report"):
+            header = run_header(config, self.writer.run_dir, self.started)
+            written = artifacts.write_artifacts(df, self.writer.run_dir, header)
+            self.lines.append(f"eartest: report in {written['report.html']}")
+        save_to = config.getoption("baseline_save")
+        if save_to:
+            baseline_plugin.save_baseline(df, Path(save_to))
+            self.lines.append(f"eartest: baseline saved to {save_to}")
+        baseline = config.stash.get(baseline_plugin.BASELINE_KEY, None)
+        if baseline is not None:
+            self._apply_baseline(session, baseline, df)
+
+    def _apply_baseline(self, session: pytest.Session, baseline, df) -> None:
+        from . import baseline as baseline_plugin
+
+        for model in sorted(set(df["model"]) - set(baseline.outcomes)):
+            self.lines.append(
+                f"eartest: WARNING: baseline {baseline.path} has no trials of model {model!r} "
+                f"(it has {', '.join(sorted(baseline.outcomes)) or 'none'}); nothing compared"
+            )
+        regressed = baseline_plugin.regressions(baseline, df)
+        if regressed:
+            listing = self.writer.run_dir / "regressions.txt"
+            listing.write_text("".join(f"{name}\n" for name in regressed), encoding="utf-8")
+            self.lines.append(
+                f"eartest: {len(regressed)} regressions against {baseline.path} "
+                f"(all listed in {listing}):"
+            )
+            self.lines += [f"  {name}" for name in regressed[:MAX_LISTED]]
+            if len(regressed) > MAX_LISTED:
+                self.lines.append(f"  ... and {len(regressed) - MAX_LISTED} more")
+        alpha = self.config.getoption("gate")
+        if alpha is None:
+            return
+        failures = baseline_plugin.gate_failures(baseline, df, alpha)
+        if failures:
+            self.lines.append(f"eartest: gate at alpha {alpha} FAILED for {len(failures)} cells:")
+            self.lines += [f"  {line}" for line in failures]
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            return
+        self.lines.append(f"eartest: gate at alpha {alpha} passed")
+        # Under --gate the verdict is the gate's: wrong answers of a nondeterministic model
+        # are reported above but do not fail the run; an error in the harness still does.
+        if session.exitstatus == pytest.ExitCode.TESTS_FAILED and not self.harness_failures:
+            self.lines.append("eartest: wrong answers are reported, not failed, under --gate")
+            session.exitstatus = pytest.ExitCode.OK
 
     def pytest_terminal_summary(self, terminalreporter) -> None:
         if self.writer.count:
@@ -103,16 +223,28 @@ class RecordPlugin:
                 f"eartest: {len(self.missing)} trials ended without a record "
                 f"(errors before judging), e.g. {self.missing[0]}"
             )
+        for line in self.lines:
+            terminalreporter.write_line(line)
 
-    def pytest_unconfigure(self) -> None:
-        self.writer.close()
+
+def compact_table(pooled) -> list[str]:
+    """Accuracy per model and task, audio vs MIDI, pooled over shots and strategies."""
+    lines = [f"{'model':<16} {'task':<14} {'modality':<8} {'accuracy':>9} {'n':>5} {'excl':>5}"]
+    for (model, task, modality), row in pooled.iterrows():
+        accuracy = row["accuracy"]
+        shown = "n/a" if accuracy != accuracy else f"{100 * accuracy:.1f}%"
+        lines.append(
+            f"{model:<16} {task:<14} {modality:<8} {shown:>9} {int(row['n']):>5} "
+            f"{int(row['n_excluded']):>5}"
+        )
+    return lines
 
 
 def pytest_configure(config: pytest.Config) -> None:
     if _is_worker(config):
         return
     writer = RecordWriter(_run_dir(config))
-    config.pluginmanager.register(RecordPlugin(writer), "eartest-records")
+    config.pluginmanager.register(RecordPlugin(config, writer), "eartest-records")
 
 
 @pytest.fixture

@@ -1,0 +1,90 @@
+"""Everything a run leaves behind besides its trial records, built from those records alone.
+
+Both the pytest plugin (at the end of a run) and ``python -m reports build`` (merging runs or
+shards) call :func:`write_artifacts`, so a merged report and a single run's report are made by
+the same code from the same kind of input.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import pandas as pd
+
+from . import tables
+
+SUMMARY_VERSION = 1
+
+
+def _jsonable(value: object) -> object:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):  # numpy scalars
+        return _jsonable(value.item())
+    return value
+
+
+def frame_rows(frame: pd.DataFrame) -> list[dict]:
+    flat = frame.reset_index()
+    return [{k: _jsonable(v) for k, v in row.items()} for row in flat.to_dict(orient="records")]
+
+
+def pooled_by_modality(summary: pd.DataFrame) -> pd.DataFrame:
+    """Accuracy per model × task × modality, pooled over shots and strategies."""
+    sums = summary.groupby(level=["model", "task", "modality"], sort=False)[
+        ["n_trials", "n_excluded", "n", "correct"]
+    ].sum()
+    sums["accuracy"] = sums["correct"] / sums["n"].where(sums["n"] > 0)
+    return sums
+
+
+def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
+    """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
+    from . import figures, html, stats
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    summary = tables.cell_summary(df)
+    f1_by_model = tables.transcription_f1(df, by_model=True)
+    glmm = stats.glmm_by_task(df)
+    written: dict[str, Path] = {}
+
+    def put(name: str, text: str) -> None:
+        path = out_dir / name
+        path.write_text(text, encoding="utf-8")
+        written[name] = path
+
+    table1_md = tables.table1_markdown(summary)
+    put("table1.md", table1_md + "\n")
+    put("table1.csv", tables.table1_csv(summary))
+    put("transcription_f1.csv", f1_by_model.reset_index().to_csv(index=False))
+    if glmm is not None:
+        put("glmm.csv", glmm.to_csv(index=False))
+    figure_paths = figures.write_figures(df, out_dir)
+    written.update({path.name: path for path in figure_paths.values()})
+    put(
+        "summary.json",
+        json.dumps(
+            {
+                "summary_version": SUMMARY_VERSION,
+                "header": header,
+                "cells": frame_rows(summary),
+                "transcription_f1": frame_rows(f1_by_model),
+                "glmm": None if glmm is None else frame_rows(glmm),
+            },
+            indent=2,
+            sort_keys=True,
+            default=str,
+        )
+        + "\n",
+    )
+    report_tables: dict[str, pd.DataFrame | str] = dict(html.report_tables(df))
+    if glmm is not None:
+        glmm.attrs["caption"] = (
+            "Per task: logistic mixed model correct ~ model * modality + (1 | stimulus), "
+            "effects coding, joint Wald tests per term."
+        )
+        report_tables["Statistics: logistic mixed model per task"] = glmm
+    put("report.html", html.render_report(header, report_tables, figure_paths))
+    return written

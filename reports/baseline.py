@@ -1,0 +1,166 @@
+"""Expected-failure baselines and the statistical regression gate.
+
+A baseline file holds, per model, every trial's outcome and every cell's accuracy.
+
+* ``--baseline-save PATH`` writes one from this run.
+* ``--baseline PATH`` marks the trials that failed in the baseline as ``xfail``, so known
+  failures keep CI green while a trial that passed there and fails now is a plain failure and
+  is listed as a regression. ``--baseline-strict`` makes an unexpected pass fail too (the
+  signal to refresh the baseline).
+* ``--gate ALPHA`` fails the session when a cell's accuracy is lower than the baseline's by
+  more than chance allows: a one-sided Fisher exact test per cell at level ALPHA. Each cell is
+  tested on its own, so with K cells the chance of at least one false alarm between two runs
+  of an unchanged model is at most about K x ALPHA; choose ALPHA with that in mind. Under
+  ``--gate`` the gate decides the run: wrong answers are still reported (and regressions
+  listed) but do not by themselves fail it, because a nondeterministic model flips some
+  trials on every run; errors of the harness still fail it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from solvers.metrics import DENOMINATOR_EXCLUDED, one_sided_drop_test
+
+from . import tables
+
+BASELINE_VERSION = 1
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("eartest", "eartest benchmark axes")
+    group.addoption("--baseline", default=None, metavar="PATH",
+                    help="xfail the trials that failed in this baseline; list regressions")
+    group.addoption("--baseline-strict", action="store_true",
+                    help="with --baseline: a trial that failed in the baseline and passes now "
+                    "fails the run (time to refresh the baseline)")
+    group.addoption("--baseline-save", default=None, metavar="PATH",
+                    help="write this run's per-trial outcomes and per-cell accuracy to PATH")
+    group.addoption("--gate", type=float, default=None, metavar="ALPHA",
+                    help="with --baseline: fail the run when a cell's accuracy drops below the "
+                    "baseline's by more than chance allows (one-sided exact test at ALPHA)")
+
+
+@dataclass(frozen=True)
+class Baseline:
+    path: Path
+    outcomes: dict[str, dict[str, str]]  # model -> trial_id -> passed | failed | excluded
+    cells: dict[str, list[dict]]  # model -> rows of (task, modality, shot, strategy, correct, n)
+
+    @classmethod
+    def load(cls, path: Path) -> Baseline:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            models = data["models"]
+            outcomes = {m: dict(v["trials"]) for m, v in models.items()}
+            cells = {m: list(v["cells"]) for m, v in models.items()}
+        except FileNotFoundError:
+            raise pytest.UsageError(f"--baseline: no such file {path}") from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise pytest.UsageError(
+                f"--baseline: {path} is not an eartest baseline ({type(exc).__name__}: {exc})"
+            ) from None
+        return cls(path, outcomes, cells)
+
+
+def outcome(record_correct: bool, error_class: str | None) -> str:
+    if record_correct:
+        return "passed"
+    return "excluded" if error_class in DENOMINATOR_EXCLUDED else "failed"
+
+
+def baseline_from_records(df: pd.DataFrame) -> dict:
+    summary = tables.cell_summary(df)
+    models: dict[str, dict] = {}
+    for model, group in df.groupby("model", sort=True):
+        trials = {
+            row.trial_id: outcome(bool(row.correct), row.error_class)
+            for row in group.sort_values("trial_id").itertuples()
+        }
+        cells = [
+            {"task": task, "modality": modality, "shot": shot, "strategy": strategy,
+             "correct": int(row["correct"]), "n": int(row["n"])}
+            for (m, task, modality, shot, strategy), row in summary.iterrows()
+            if m == model
+        ]
+        models[str(model)] = {"trials": trials, "cells": cells}
+    return {
+        "baseline_version": BASELINE_VERSION,
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "models": models,
+    }
+
+
+def save_baseline(df: pd.DataFrame, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(baseline_from_records(df), indent=1, sort_keys=True)
+    path.write_text(text + "\n", encoding="utf-8")
+
+
+BASELINE_KEY = pytest.StashKey[Baseline]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    path = config.getoption("baseline")
+    gate = config.getoption("gate")
+    if gate is not None and not 0 < gate < 1:
+        raise pytest.UsageError(f"--gate takes a level between 0 and 1, got {gate}")
+    if gate is not None and not path:
+        raise pytest.UsageError("--gate compares against a baseline: give --baseline PATH too")
+    if config.getoption("baseline_strict") and not path:
+        raise pytest.UsageError("--baseline-strict needs --baseline PATH")
+    if path:
+        config.stash[BASELINE_KEY] = Baseline.load(Path(path))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    baseline = config.stash.get(BASELINE_KEY, None)
+    if baseline is None:
+        return
+    strict = config.getoption("baseline_strict")
+    for item in items:
+        callspec = getattr(item, "callspec", None)
+        trial = callspec.params.get("trial") if callspec else None
+        if trial is None:
+            continue
+        known = baseline.outcomes.get(trial.model, {}).get(trial.trial_id)
+        if known in ("failed", "excluded"):
+            reason = f"{known} in baseline {baseline.path.name}"
+            item.add_marker(pytest.mark.xfail(reason=reason, strict=strict))
+
+
+def regressions(baseline: Baseline, df: pd.DataFrame) -> list[str]:
+    """Trials that passed in the baseline and did not pass now, as ``model/trial_id``."""
+    found = []
+    for row in df.itertuples():
+        was = baseline.outcomes.get(row.model, {}).get(row.trial_id)
+        if was == "passed" and not row.correct:
+            found.append(f"{row.model}/{row.trial_id}")
+    return sorted(found)
+
+
+def gate_failures(baseline: Baseline, df: pd.DataFrame, alpha: float) -> list[str]:
+    """Cells whose accuracy fell below the baseline's by more than chance allows."""
+    summary = tables.cell_summary(df)
+    failures = []
+    for (model, task, modality, shot, strategy), row in summary.iterrows():
+        for base in baseline.cells.get(model, []):
+            if (base["task"], base["modality"], base["shot"], base["strategy"]) != (
+                task, modality, shot, strategy
+            ):
+                continue
+            p_value = one_sided_drop_test(int(row["correct"]), int(row["n"]),
+                                          base["correct"], base["n"])
+            if p_value < alpha:
+                failures.append(
+                    f"{model} {task}/{modality}/{shot}/{strategy}: "
+                    f"{int(row['correct'])}/{int(row['n'])} now vs "
+                    f"{base['correct']}/{base['n']} in the baseline (p = {p_value:.2g})"
+                )
+    return failures

@@ -1,0 +1,45 @@
+"""``python -m reports compare A B``: what changed between two runs on the same trials.
+
+Typical uses: the same model before and after a prompt change, two samples of a
+nondeterministic model, or two models on one trial set. The numbers come from
+:func:`reports.stats.paired_comparison`; this module only loads the runs and frames the text.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from .stats import format_comparison, paired_comparison
+from .tables import load_records
+
+
+def compare_runs(run_a: Path, run_b: Path) -> str:
+    """Paired per-cell comparison of run B against run A, as terminal text.
+
+    ``run_a`` and ``run_b`` are run directories (or their ``trials.jsonl`` files). Trials pair
+    by ``trial_id`` (and model, when both runs hold the same models); see
+    :func:`reports.stats.paired_comparison` for what is counted where.
+
+    Raises
+    ------
+    FileNotFoundError
+        If a path holds no trial records.
+    ValueError
+        For malformed records, or runs that disagree on a trial's cell.
+    """
+    df_a, df_b = load_records(run_a), load_records(run_b)
+    header = [
+        f"A: {run_a}  ({len(df_a)} trials; {_models(df_a)})",
+        f"B: {run_b}  ({len(df_b)} trials; {_models(df_b)})",
+        "",
+    ]
+    return "\n".join(header) + format_comparison(paired_comparison(df_a, df_b))
+
+
+def _models(df: pd.DataFrame) -> str:
+    models = [str(m) for m in dict.fromkeys(df["model"])]
+    if not models:
+        return "no models"
+    return ("model " if len(models) == 1 else "models ") + ", ".join(models)
