@@ -1,3 +1,16 @@
 """Root conftest: registers the eartest plugins for the benchmark and the project's tests."""
 
+import os
+from pathlib import Path
+
+# numba's on-disk cache (librosa compiles with cache=True) is not safe for several processes
+# writing it at once: xdist workers filling a cold cache together crash with a segmentation
+# fault. One cache directory per process role keeps the speed of caching without the race.
+# Workers inherit the controller's environment, so a worker always sets its own directory.
+_worker = os.environ.get("PYTEST_XDIST_WORKER")
+if _worker or "NUMBA_CACHE_DIR" not in os.environ:
+    os.environ["NUMBA_CACHE_DIR"] = str(
+        Path(__file__).parent / ".cache" / "numba" / (_worker or "main")
+    )
+
 pytest_plugins = ["reports.plugin", "reports.baseline", "fixtures.plugin"]
