@@ -167,6 +167,14 @@ def test_build_from_shards_equals_the_unsharded_run(tmp_path: Path) -> None:
     whole = json.loads((tmp_path / "whole" / "summary.json").read_text())
     built = json.loads((merged / "summary.json").read_text())
     assert built["cells"] == whole["cells"]
+    compared = subprocess.run(
+        [sys.executable, "-m", "reports", "compare", str(tmp_path / "whole"), str(merged)],
+        cwd=REPO, capture_output=True, text=True, timeout=300,
+    )
+    assert compared.returncode == 0, compared.stderr
+    rows = [line for line in compared.stdout.splitlines() if line.startswith("oracle ")]
+    assert len(rows) == 3 * (12 + 1)  # every cell and a total per task
+    assert all(" +0.0 " in row and "*" not in row for row in rows)
 
 
 def test_build_reports_bad_input_in_one_line(tmp_path: Path) -> None:
