@@ -13,4 +13,6 @@ if _worker or "NUMBA_CACHE_DIR" not in os.environ:
         Path(__file__).parent / ".cache" / "numba" / (_worker or "main")
     )
 
-pytest_plugins = ["reports.plugin", "reports.baseline", "fixtures.plugin"]
+pytest_plugins = [
+    "reports.plugin", "reports.baseline", "fixtures.plugin", "fixtures.models_plugin",
+]

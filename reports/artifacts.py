@@ -40,6 +40,24 @@ def pooled_by_modality(summary: pd.DataFrame) -> pd.DataFrame:
     return sums
 
 
+def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
+    """Tokens, estimated cost and cache use per model, for the run summary."""
+    usage: dict[str, dict] = {}
+    for model, group in df.groupby("model", sort=True):
+        costs = group.get("estimated_cost_usd", pd.Series([None] * len(group)))
+        known = costs.dropna()
+        turns = [turn for turns in group.get("turns", []) for turn in turns]
+        usage[str(model)] = {
+            "trials": int(len(group)),
+            "requests": len(turns),
+            "cached_requests": sum(1 for turn in turns if turn.get("cached")),
+            "input_tokens": int(group.get("input_tokens", pd.Series([0])).fillna(0).sum()),
+            "output_tokens": int(group.get("output_tokens", pd.Series([0])).fillna(0).sum()),
+            "estimated_cost_usd": round(float(known.sum()), 6) if len(known) else None,
+        }
+    return usage
+
+
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
     from . import figures, html, stats
@@ -69,6 +87,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             {
                 "summary_version": SUMMARY_VERSION,
                 "header": header,
+                "usage": usage_by_model(df),
                 "cells": frame_rows(summary),
                 "transcription_f1": frame_rows(f1_by_model),
                 "glmm": None if glmm is None else frame_rows(glmm),

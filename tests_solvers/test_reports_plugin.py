@@ -38,7 +38,8 @@ def mini(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.P
     """A throwaway project using eartest's plugins, with one bench module."""
     monkeypatch.setenv("PYTHONPATH", str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     pytester.makeconftest(
-        'pytest_plugins = ["reports.plugin", "reports.baseline", "fixtures.plugin"]'
+        'pytest_plugins = ["reports.plugin", "reports.baseline", "fixtures.plugin", '
+        '"fixtures.models_plugin"]'
     )
     pytester.makepyfile(test_mini=MINI_BENCH)
     return pytester
