@@ -1,0 +1,192 @@
+"""Model names, keys, the response cache across runs, resumability, and key hygiene.
+
+The benchmark runs in a subprocess exactly as a user runs it, against fake providers on
+127.0.0.1 that speak the real wire formats (the real SDKs are used on the client side).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fixtures.backends import UnknownModelError, resolve_model
+from tests_solvers.fakes.openai_server import FakeOpenAIServer
+
+REPO = Path(__file__).resolve().parent.parent
+SECRET = "sk-test-SECRET-4f9c1e77"
+SLICE = ["-m", "chord and midi and zero"]  # 132 trials, no rendering needed
+
+
+def bench_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", "bench", "-q", "-p", "no:cacheprovider", *args]
+
+
+def run(*args: str, env: dict | None = None, timeout_s: float = 600):
+    environment = {**os.environ, **(env or {})}
+    environment.pop("PYTEST_XDIST_WORKER", None)
+    return subprocess.run(bench_cmd(*args), cwd=REPO, capture_output=True, text=True,
+                          timeout=timeout_s, env=environment)
+
+
+def records(run_dir: Path) -> dict[str, dict]:
+    lines = (run_dir / "trials.jsonl").read_text().splitlines()
+    return {json.loads(line)["trial_id"]: json.loads(line) for line in lines}
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "model_id"),
+    [
+        ("gemini-pro", "gemini", "gemini-2.5-pro"),
+        ("gemini-flash", "gemini", "gemini-2.5-flash"),
+        ("gemini:gemini-2.0-flash", "gemini", "gemini-2.0-flash"),
+        ("openai:gpt-4o-audio-preview", "openai", "gpt-4o-audio-preview"),
+        ("oracle", "oracle", "oracle"),
+    ],
+)
+def test_names_resolve(monkeypatch, name, kind, model_id):
+    monkeypatch.setenv("GEMINI_API_KEY", SECRET)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    spec = resolve_model(name)
+    assert (spec.kind, spec.model_id) == (kind, model_id)
+    assert SECRET not in repr(spec)
+
+
+def test_missing_keys_are_clear_errors(monkeypatch):
+    for variable in ("GEMINI_API_KEY", "GOOGLE_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(variable, raising=False)
+    with pytest.raises(UnknownModelError, match="GEMINI_API_KEY"):
+        resolve_model("gemini-pro")
+    with pytest.raises(UnknownModelError, match="OPENAI_API_KEY"):
+        resolve_model("openai:gpt-4o-audio-preview")
+    assert resolve_model("openai:qwen2-audio", base_url="http://127.0.0.1:1/v1").kind == "openai"
+    monkeypatch.setenv("GOOGLE_API_KEY", SECRET)
+    assert resolve_model("gemini-pro").key_variable == "GOOGLE_API_KEY"
+
+
+@pytest.mark.parametrize(
+    ("model", "message"),
+    [("gemini-pro", "needs a Gemini API key"), ("nonsense-7b", "unknown model 'nonsense-7b'"),
+     ("hf:missing_dir", "neither a directory nor a repo id")],
+)
+def test_bad_model_is_one_usage_error_before_anything_runs(model, message):
+    env = {"GEMINI_API_KEY": "", "GOOGLE_API_KEY": ""}
+    result = run("--model", model, env=env)
+    assert result.returncode == 4
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and "passed" not in result.stdout
+
+
+def test_corrupt_response_cache_is_one_usage_error(tmp_path):
+    cache = tmp_path / "responses.sqlite"
+    cache.write_bytes(os.urandom(4096))
+    result = run("--model", "openai:qwen2-audio", "--base-url", "http://127.0.0.1:9/v1",
+                 "--cache-path", str(cache))
+    assert result.returncode == 4
+    assert str(cache) in result.stderr and "Traceback" not in result.stderr
+
+
+def test_second_run_sends_nothing_and_replay_needs_no_network(tmp_path):
+    cache = tmp_path / "responses.sqlite"
+    with FakeOpenAIServer() as server:
+        common = ["--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
+                  "--cache-path", str(cache), *SLICE, "--no-report"]
+        first = run(*common, "--run-dir", str(tmp_path / "a"))
+        assert first.returncode in (0, 1), first.stdout[-2000:] + first.stderr[-2000:]
+        sent = server.count
+        distinct = {t["request_hash"] for r in records(tmp_path / "a").values() for t in r["turns"]}
+        assert sent == len(distinct) > 132  # LogicLM repairs of the fake's reply are asked too
+        second = run(*common, "--run-dir", str(tmp_path / "b"), "-n", "2")
+        assert server.count == sent, "a re-run of a finished run must send nothing"
+    replay = run(*common, "--cache", "replay", "--run-dir", str(tmp_path / "c"))
+    a, b, c = records(tmp_path / "a"), records(tmp_path / "b"), records(tmp_path / "c")
+    assert len(a) == len(b) == len(c) == 132
+    for trial_id in a:
+        assert b[trial_id]["parsed_answer"] == a[trial_id]["parsed_answer"]
+        assert c[trial_id]["correct"] == a[trial_id]["correct"]
+        assert all(turn["cached"] for turn in b[trial_id]["turns"])
+    assert second.returncode == first.returncode == replay.returncode
+
+
+def test_replay_miss_is_an_error_not_a_network_call(tmp_path):
+    with FakeOpenAIServer() as server:
+        result = run("--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
+                     "--cache-path", str(tmp_path / "empty.sqlite"), "--cache", "replay",
+                     "-m", "chord and midi and zero and standalone", "--run-dir",
+                     str(tmp_path / "r"))
+        assert server.count == 0
+    errors = {r["error_class"] for r in records(tmp_path / "r").values()}
+    assert errors == {"backend_error"}
+    assert result.returncode == 1
+
+
+def test_a_killed_run_loses_no_answered_request(tmp_path):
+    cache = tmp_path / "responses.sqlite"
+    with FakeOpenAIServer(latency_s=0.05) as server:
+        common = ["--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
+                  "--cache-path", str(cache), *SLICE, "--concurrency", "4", "--no-report"]
+        environment = {**os.environ}
+        environment.pop("PYTEST_XDIST_WORKER", None)
+        victim = subprocess.Popen(bench_cmd(*common, "--run-dir", str(tmp_path / "killed")),
+                                  cwd=REPO, env=environment, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 120
+        while server.count < 40 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+        answered = sqlite3.connect(cache).execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+        assert 0 < answered
+        before = server.count
+        resumed = run(*common, "--run-dir", str(tmp_path / "resumed"))
+        assert resumed.returncode in (0, 1)
+        resumed_records = records(tmp_path / "resumed")
+        distinct = {t["request_hash"] for r in resumed_records.values() for t in r["turns"]}
+        assert server.count - before == len(distinct) - answered, "answered requests asked again"
+    assert len(resumed_records) == 132
+
+
+def test_no_api_key_in_any_artifact(tmp_path):
+    cache = tmp_path / "responses.sqlite"
+    with FakeOpenAIServer() as server:
+        result = run("--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
+                     "--cache-path", str(cache), *SLICE, "--run-dir", str(tmp_path / "run"),
+                     "--json-report", f"--json-report-file={tmp_path / 'report.json'}",
+                     env={"OPENAI_API_KEY": SECRET})
+        assert any(r.headers.get("authorization") == f"Bearer {SECRET}" for r in server.requests)
+    assert result.returncode in (0, 1)
+    assert SECRET not in result.stdout + result.stderr
+    artifacts = [p for p in tmp_path.rglob("*") if p.is_file()]
+    assert any(p.name == "report.html" for p in artifacts)
+    for path in artifacts:
+        assert SECRET.encode() not in path.read_bytes(), path
+
+
+def test_gemini_pro_runs_every_core_trial_against_a_fake_and_reruns_for_free(tmp_path):
+    from tests_solvers.fakes.gemini_server import FakeGeminiServer
+
+    cache = tmp_path / "responses.sqlite"
+    with FakeGeminiServer(api_key=SECRET, keep_bodies=False) as server:
+        env = {"GEMINI_API_KEY": SECRET, "GEMINI_BASE_URL": server.base_url}
+        common = ["--model", "gemini-pro", "--cache-path", str(cache), "-n", "2"]
+        first = run(*common, "--run-dir", str(tmp_path / "a"), env=env, timeout_s=1200)
+        assert first.returncode in (0, 1), first.stdout[-3000:] + first.stderr[-3000:]
+        assert "eartest prefetch: 1008 trials" in first.stdout
+        sent = server.generate_count
+        second = run(*common, "--run-dir", str(tmp_path / "b"), env=env, timeout_s=1200)
+        assert server.generate_count == sent, "the second run must send no request"
+    a, b = records(tmp_path / "a"), records(tmp_path / "b")
+    assert len(a) == len(b) == 1008
+    assert {r["model_id"] for r in a.values()} == {"gemini-2.5-pro"}
+    assert all(r["error_class"] != "backend_error" for r in a.values())
+    assert second.returncode == first.returncode
+    summary = json.loads((tmp_path / "a" / "summary.json").read_text())
+    assert summary["header"]["models"]["gemini-pro"]["key_from"] == "GEMINI_API_KEY"
+    assert summary["usage"]["gemini-pro"]["estimated_cost_usd"] > 0
