@@ -68,6 +68,20 @@ def _answer_values(text: str) -> tuple[list[str], str | None]:
     return values, last_line
 
 
+def final_answer_value(text: str) -> str | None:
+    """The value of the last ``Final Answer:`` / ``Answer:`` header line (stripped).
+
+    Without any header line, the last line that has words stands in for the answer; None when
+    the text has no such line (or is not text). Markdown marks are already removed and the
+    text is NFKC-normalised, as for every other reader here.
+    """
+    if not isinstance(text, str):
+        return None
+    values, last_line = _answer_values(text)
+    value = values[-1] if values else last_line
+    return None if value is None else value.strip()
+
+
 # --- Multiple choice ---------------------------------------------------------------------------
 
 

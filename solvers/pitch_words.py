@@ -1,0 +1,296 @@
+"""Worded answers: melodic contour tokens and one-of-N choices (chord qualities, first/second).
+
+Words are compared as whole tokens, so the "A" in "Answer" or the "m" in "minor" never names an
+option. A mention right after a negation ("minor, not diminished", "second rather than first")
+does not count. Anything ambiguous reads as None with a reason, never as a guess.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .notation import NOTATIONS, OCTAVE_FREE_NOTATIONS, find_pitches, parse_pitch
+from .pitch_numbers import normalize_text
+
+# Words (accidentals stay attached, so "C#" is never the option "C") and a few symbols.
+_TOKEN = re.compile(
+    r"[^\W_]+(?:['\u2019][^\W_]+)*[#\u266f\u266d]*|[\u00b0+\u25b3\u2191-\u2199\u2b06\u2b07]"
+)
+_ARTICLES = frozenset({"a", "an", "the"})
+_NEGATORS = frozenset(
+    "not no never nor neither non without isn't isnt aren't arent wasn't wasnt".split()
+)
+_NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
+
+
+def _tokens(text: str) -> list[str]:
+    return _TOKEN.findall(normalize_text(text).replace("\u2019", "'"))
+
+
+def _is_negated(folded: Sequence[str], start: int) -> bool:
+    """True if the mention starting at ``folded[start]`` follows a negation (articles skipped)."""
+    index = start - 1
+    while index >= 0 and folded[index] in _ARTICLES:
+        index -= 1
+    if index < 0:
+        return False
+    if folded[index] in _NEGATORS:
+        return True
+    return index >= 1 and (folded[index - 1], folded[index]) in _NEGATING_PAIRS
+
+
+# --- Contour -----------------------------------------------------------------------------------
+
+_CONTOUR_WORDS: dict[str, str] = {}
+for _token, _words in {
+    "up": "up upward upwards rise rises rising rose ascend ascends ascending higher climb "
+    "climbs climbing \u2191 \u2197 \u2b06",
+    "down": "down downward downwards fall falls falling fell descend descends descending lower "
+    "drop drops dropping \u2193 \u2198 \u2b07",
+    "same": "same flat level steady constant unchanged repeat repeats repeated",
+}.items():
+    _CONTOUR_WORDS.update(dict.fromkeys(_words.split(), _token))
+# Whole shapes, used only when no step-by-step direction word is present.
+_CONTOUR_SHAPES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("arch",): ("up", "down"),
+    ("valley",): ("down", "up"),
+    ("trough",): ("down", "up"),
+    ("inverted", "arch"): ("down", "up"),
+    ("u", "shape"): ("down", "up"),
+    ("u", "shaped"): ("down", "up"),
+    ("v", "shape"): ("down", "up"),
+    ("v", "shaped"): ("down", "up"),
+}
+CONTOUR_TOKENS = ("up", "down", "same")
+
+
+def read_contour(value: str) -> tuple[list[str] | None, str | None]:
+    """Contour tokens ("up"/"down"/"same") in order, or (None, why) if the value is unreadable.
+
+    Direction words are read one per step ("rise then fall" → up, down); shape words ("arch",
+    "valley") expand to their two steps only when no direction word is present, so "arch (up,
+    down)" is not read twice. A negated direction word ("not up") makes the answer unreadable.
+    """
+    folded = [token.casefold() for token in _tokens(value)]
+    steps: list[str] = []
+    for index, token in enumerate(folded):
+        if token in _CONTOUR_WORDS:
+            if _is_negated(folded, index):
+                return None, f"negated contour word {token!r}"
+            steps.append(_CONTOUR_WORDS[token])
+    if steps:
+        return steps, None
+    index = 0
+    while index < len(folded):
+        for length in (2, 1):
+            shape = _CONTOUR_SHAPES.get(tuple(folded[index : index + length]))
+            if shape is not None:
+                if _is_negated(folded, index):
+                    return (
+                        None,
+                        f"negated contour shape {' '.join(folded[index : index + length])!r}",
+                    )
+                steps.extend(shape)
+                index += length
+                break
+        else:
+            index += 1
+    if not steps:
+        return None, "no contour word (up/down) in the answer"
+    return steps, None
+
+
+# --- Chord qualities ---------------------------------------------------------------------------
+
+UNLISTED_QUALITY = "(unlisted quality)"
+CHORD_QUALITY_ALIASES: dict[str, tuple[str, ...]] = {
+    "major": ("major", "maj", "M", "major triad"),
+    "minor": ("minor", "min", "m", "minor triad"),
+    "diminished": ("diminished", "dim", "\u00b0", "diminished triad"),
+    "augmented": ("augmented", "aug", "+", "augmented triad"),
+    "dominant seventh": (
+        "dominant seventh", "dominant 7th", "dominant 7", "dominant7", "dominant", "dom7",
+        "dom 7", "7",
+    ),
+    "major seventh": (
+        "major seventh", "major 7th", "major 7", "maj7", "maj 7", "M7", "ma7", "\u0394",
+        "\u03947", "\u25b3", "\u25b3 7",
+    ),
+    "minor seventh": ("minor seventh", "minor 7th", "minor 7", "min7", "min 7", "m7", "mi7"),
+    "half-diminished": (
+        "half-diminished", "half-diminished seventh", "half-diminished 7th", "half diminished 7",
+        "half-dim", "\u00f8", "\u00f87", "m7b5", "m7\u266d5", "min7b5", "minor 7 flat 5",
+        "minor seventh flat five",
+    ),
+    "sus2": ("sus2", "sus 2", "suspended second", "suspended 2nd", "suspended 2"),
+    "sus4": ("sus4", "sus 4", "suspended fourth", "suspended 4th", "suspended 4"),
+    # Qualities that are none of the ten: naming one is an answer outside the options.
+    UNLISTED_QUALITY: (
+        "diminished seventh", "diminished 7th", "diminished 7", "dim7", "\u00b0 7",
+        "fully diminished", "fully-diminished seventh", "minor major seventh", "minor major 7th",
+        "mM7", "augmented seventh", "aug7", "+ 7",
+    ),
+}  # fmt: skip
+# Symbols whose case is their meaning: M = major, m = minor.
+_CASE_SENSITIVE = frozenset({"M", "m", "M7", "m7", "mM7", "m7b5", "m7\u266d5", "mi7", "ma7"})
+_ROOT = re.compile(r"[A-G](?:bb|b|\u266d|#|\u266f)?")
+
+
+def _alias_table() -> dict[tuple[str, ...], str]:
+    table: dict[tuple[str, ...], str] = {}
+    for quality, aliases in CHORD_QUALITY_ALIASES.items():
+        for alias in aliases:
+            tokens = _tokens(alias)
+            key = tuple(tokens) if alias in _CASE_SENSITIVE else tuple(t.casefold() for t in tokens)
+            table[key] = quality
+    return table
+
+
+_QUALITY_BY_ALIAS = _alias_table()
+_LONGEST_ALIAS = max(len(key) for key in _QUALITY_BY_ALIAS)
+
+
+def _quality_of_token(token: str) -> str | None:
+    """A one-token quality, also glued to a root: "m", "dim", "Cm", "Bbmaj7", "G7"."""
+    quality = _quality_of_symbol(token)
+    if quality is not None:
+        return quality
+    for root_length in (2, 1):
+        rest = token[root_length:]
+        if rest and _ROOT.fullmatch(token[:root_length]):
+            quality = _quality_of_symbol(rest)
+            if quality is not None:
+                return quality
+    return None
+
+
+def _quality_of_symbol(token: str) -> str | None:
+    """Exact case first; case-folded only if that does not turn "M" into "m"."""
+    if (token,) in _QUALITY_BY_ALIAS:
+        return _QUALITY_BY_ALIAS[(token,)]
+    folded = token.casefold()
+    if folded in _CASE_SENSITIVE:
+        return None
+    return _QUALITY_BY_ALIAS.get((folded,))
+
+
+def find_chord_qualities(text: str) -> list[tuple[str, bool]]:
+    """Every chord quality named in text, longest alias first, as (quality, negated)."""
+    tokens = _tokens(text)
+    folded = [token.casefold() for token in tokens]
+    found: list[tuple[str, bool]] = []
+    index = 0
+    while index < len(tokens):
+        for length in range(min(_LONGEST_ALIAS, len(tokens) - index), 1, -1):
+            window = tuple(folded[index : index + length])
+            if window in _QUALITY_BY_ALIAS:
+                found.append((_QUALITY_BY_ALIAS[window], _is_negated(folded, index)))
+                index += length
+                break
+        else:
+            quality = _quality_of_token(tokens[index])
+            if quality is not None:
+                found.append((quality, _is_negated(folded, index)))
+            index += 1
+    return found
+
+
+# --- Choices -----------------------------------------------------------------------------------
+
+_ORDINAL_ALIASES = {
+    "first": "1st",
+    "second": "2nd",
+    "third": "3rd",
+    "fourth": "4th",
+    "fifth": "5th",
+}
+
+
+def _one_named(named: list[str], what: str) -> tuple[str | None, str | None]:
+    distinct = list(dict.fromkeys(named))
+    if not distinct:
+        return None, f"no {what} named in the answer"
+    if len(distinct) > 1:
+        return None, f"several {what}s named: {', '.join(distinct)}"
+    return distinct[0], None
+
+
+def _choice_by_quality(value: str, option_of: dict[str, str]) -> tuple[str | None, str | None]:
+    named = [quality for quality, negated in find_chord_qualities(value) if not negated]
+    quality, why = _one_named(named, "chord quality")
+    if quality is None:
+        return None, why
+    if quality == UNLISTED_QUALITY:
+        return None, "names a chord quality that is none of the options"
+    if quality not in option_of:
+        return None, f"{quality!r} is not one of the options"
+    return option_of[quality], None
+
+
+def _choice_by_pitch(
+    value: str, option_of: dict[int, str], notation: str
+) -> tuple[str | None, str | None]:
+    octave_free = notation in OCTAVE_FREE_NOTATIONS
+    keys = [p.pitch_class if octave_free else p.midi_note for p in find_pitches(value, notation)]
+    key, why = _one_named([str(k) for k in keys], f"{notation} pitch")
+    if key is None:
+        return None, why
+    if int(key) not in option_of:
+        return None, f"the pitch given ({key}) is not one of the options"
+    return option_of[int(key)], None
+
+
+def _choice_by_label(value: str, options: Sequence[str]) -> tuple[str | None, str | None]:
+    tokens = _tokens(value)
+    folded = [token.casefold() for token in tokens]
+    named: list[str] = []
+    for label in options:
+        label_tokens = _tokens(label)
+        if not label_tokens:
+            continue
+        if len(label_tokens) == 1 and len(label_tokens[0]) == 1 and len(tokens) > 1:
+            # A one-letter label keeps its case ("A", never the article "a") unless the
+            # answer is that one letter alone ("b").
+            forms, haystack = [tuple(label_tokens)], tokens
+        else:
+            forms = [tuple(token.casefold() for token in label_tokens)]
+            if label.casefold() in _ORDINAL_ALIASES:
+                forms.append((_ORDINAL_ALIASES[label.casefold()],))
+            haystack = folded
+        for form in forms:
+            for start in range(len(haystack) - len(form) + 1):
+                if tuple(haystack[start : start + len(form)]) == form and not _is_negated(
+                    folded, start
+                ):
+                    named.append(label)
+    return _one_named(named, "option")
+
+
+def read_choice(
+    value: str, options: Sequence[str], notation: str | None = None
+) -> tuple[str | None, str | None]:
+    """The one option label the value names, or (None, why).
+
+    Three ways of naming, chosen by what the options are: if every option is a chord quality,
+    any alias of it counts ("m", "min", "minor", "Cm"; "M" vs "m" by case); if every option is
+    a single pitch in ``notation``, the pitch written counts in any spelling; otherwise the
+    label's own words (and "1st" for "first", etc.).
+    """
+    labels = list(options)
+    qualities = [find_chord_qualities(label) for label in labels]
+    by_quality = {q[0][0]: label for q, label in zip(qualities, labels, strict=True) if len(q) == 1}
+    if len(by_quality) == len(labels) and UNLISTED_QUALITY not in by_quality:
+        return _choice_by_quality(value, by_quality)
+    if notation in NOTATIONS:
+        pitches = [parse_pitch(label, notation) for label in labels]
+        if all(pitches):
+            octave_free = notation in OCTAVE_FREE_NOTATIONS
+            by_pitch = {
+                (p.pitch_class if octave_free else p.midi_note): label
+                for p, label in zip(pitches, labels, strict=True)
+                if p is not None
+            }
+            if len(by_pitch) == len(labels):
+                return _choice_by_pitch(value, by_pitch, notation)
+    return _choice_by_label(value, labels)
