@@ -20,7 +20,7 @@ Decisions:
   Exactly half-way between two notes rounds up. A decimal comma ("261,63") is ambiguous next to
   comma-separated lists and is never read as a frequency (``parse_pitch`` returns None and
   scorers report the answer as unparseable, see :func:`has_decimal_comma`). Values must be
-  > 0 and ≤ 20 kHz. A number written right after the word "MIDI" is not a frequency.
+  > 0 and ≤ 20 kHz. A number written right after "MIDI" ("MIDI note 60") is not a frequency.
 * MIDI answers are whole numbers 0–127 without sign, fraction or unit ("60", never "60.0").
 """
 
@@ -173,7 +173,7 @@ def _number_as_pitch(number: NumberToken, notation: str) -> ParsedPitch | None:
         if number.has_fraction or number.suffix or number.unit in _NOT_MIDI_UNITS:
             return None
         return _pitch_from_midi(int(number.value))
-    if number.previous_word == "midi":
+    if number.says_midi:
         return None
     if number.suffix not in _FREQUENCY_UNITS or number.unit in _NOT_PITCH_UNITS:
         return None

@@ -36,6 +36,7 @@ _NUMBER = re.compile(
 )
 _NEXT_WORD = re.compile(r"\s*(?P<word>[^\W\d_]+)")
 _PREVIOUS_WORD = re.compile(r"(?P<word>[^\W\d_]+)[\s:#=]*$")
+_AFTER_MIDI = re.compile(r"\bmidi(?:[\s-]+(?:note|number|no|nr))?[\s.:#=]*$", re.IGNORECASE)
 _MAX_DIGITS = 12  # far beyond any answer; keeps float()/int() away from absurd strings
 
 
@@ -44,8 +45,9 @@ class NumberToken:
     """One number as written: ``sign`` is +1/-1 when written, 0 when unsigned.
 
     ``suffix`` is what is glued to the digits ("Hz" in "440Hz", "th" in "7th"), ``unit`` the
-    word right after a space ("hz" in "440 Hz"), ``previous_word`` the word before ("midi" in
-    "MIDI 60"); all case-folded.
+    word right after a space ("hz" in "440 Hz"), ``previous_word`` the word before ("minus" in
+    "minus 3") and ``says_midi`` whether "MIDI", "MIDI note" or "MIDI number" comes right
+    before; text fields case-folded.
     """
 
     value: float
@@ -54,6 +56,7 @@ class NumberToken:
     suffix: str
     unit: str
     previous_word: str
+    says_midi: bool
     start: int
     end: int
 
@@ -86,7 +89,8 @@ def find_numbers(text: str) -> list[NumberToken]:
         if not suffix:
             following = _NEXT_WORD.match(text, match.end())
             unit = following.group("word").casefold() if following else ""
-        previous = _PREVIOUS_WORD.search(text[max(0, match.start() - 40) : match.start()])
+        before = text[max(0, match.start() - 40) : match.start()]
+        previous = _PREVIOUS_WORD.search(before)
         found.append(
             NumberToken(
                 value=float(digits),
@@ -95,6 +99,7 @@ def find_numbers(text: str) -> list[NumberToken]:
                 suffix=suffix,
                 unit=unit,
                 previous_word=previous.group("word").casefold() if previous else "",
+                says_midi=_AFTER_MIDI.search(before) is not None,
                 start=match.start(),
                 end=match.end(),
             )

@@ -110,14 +110,16 @@ CHORD_QUALITY_ALIASES: dict[str, tuple[str, ...]] = {
     "diminished": ("diminished", "dim", "\u00b0", "diminished triad"),
     "augmented": ("augmented", "aug", "+", "augmented triad"),
     "dominant seventh": (
-        "dominant seventh", "dominant 7th", "dominant 7", "dominant7", "dominant", "dom7",
-        "dom 7", "7",
+        "dominant seventh", "dominant 7th", "dominant 7", "dominant seven", "dominant7",
+        "dominant", "dom7", "dom 7", "7",
     ),
     "major seventh": (
-        "major seventh", "major 7th", "major 7", "maj7", "maj 7", "M7", "ma7", "\u0394",
-        "\u03947", "\u25b3", "\u25b3 7",
+        "major seventh", "major 7th", "major 7", "major seven", "maj7", "maj 7", "M7", "ma7",
+        "\u0394", "\u03947", "\u25b3", "\u25b3 7",
     ),
-    "minor seventh": ("minor seventh", "minor 7th", "minor 7", "min7", "min 7", "m7", "mi7"),
+    "minor seventh": (
+        "minor seventh", "minor 7th", "minor 7", "minor seven", "min7", "min 7", "m7", "mi7",
+    ),
     "half-diminished": (
         "half-diminished", "half-diminished seventh", "half-diminished 7th", "half diminished 7",
         "half-dim", "\u00f8", "\u00f87", "m7b5", "m7\u266d5", "min7b5", "minor 7 flat 5",
@@ -127,13 +129,15 @@ CHORD_QUALITY_ALIASES: dict[str, tuple[str, ...]] = {
     "sus4": ("sus4", "sus 4", "suspended fourth", "suspended 4th", "suspended 4"),
     # Qualities that are none of the ten: naming one is an answer outside the options.
     UNLISTED_QUALITY: (
-        "diminished seventh", "diminished 7th", "diminished 7", "dim7", "\u00b0 7",
-        "fully diminished", "fully-diminished seventh", "minor major seventh", "minor major 7th",
-        "mM7", "augmented seventh", "aug7", "+ 7",
+        "diminished seventh", "diminished 7th", "diminished 7", "diminished seven", "dim7",
+        "\u00b0 7", "fully diminished", "fully-diminished seventh", "minor major seventh",
+        "minor major 7th", "mM7", "augmented seventh", "aug7", "+ 7",
     ),
 }  # fmt: skip
 # Symbols whose case is their meaning: M = major, m = minor.
 _CASE_SENSITIVE = frozenset({"M", "m", "M7", "m7", "mM7", "m7b5", "m7\u266d5", "mi7", "ma7"})
+_TRIADS = frozenset({"major", "minor", "diminished", "augmented"})
+_SEVENTH_WORDS = frozenset({"seventh", "sevenths", "7th", "7", "seven"})
 _ROOT = re.compile(r"[A-G](?:bb|b|\u266d|#|\u266f)?")
 
 
@@ -151,17 +155,27 @@ _QUALITY_BY_ALIAS = _alias_table()
 _LONGEST_ALIAS = max(len(key) for key in _QUALITY_BY_ALIAS)
 
 
-def _quality_of_token(token: str) -> str | None:
-    """A one-token quality, also glued to a root: "m", "dim", "Cm", "Bbmaj7", "G7"."""
-    quality = _quality_of_symbol(token)
-    if quality is not None:
-        return quality
+def _without_root(token: str) -> list[str]:
+    """The token, then what follows a chord root glued to it: "Bbmaj7" → ["Bbmaj7", "maj7"]."""
+    forms = [token]
     for root_length in (2, 1):
         rest = token[root_length:]
         if rest and _ROOT.fullmatch(token[:root_length]):
-            quality = _quality_of_symbol(rest)
+            forms.append(rest)
+    return forms
+
+
+def _quality_at(tokens: list[str], folded: list[str], index: int) -> tuple[str, int] | None:
+    """The longest quality alias starting at ``index`` (root glued or not) and its length."""
+    for length in range(min(_LONGEST_ALIAS, len(tokens) - index), 0, -1):
+        for first in _without_root(tokens[index]):
+            if length == 1:
+                quality = _quality_of_symbol(first)
+            else:
+                window = (first.casefold(), *folded[index + 1 : index + length])
+                quality = _QUALITY_BY_ALIAS.get(window)
             if quality is not None:
-                return quality
+                return quality, length
     return None
 
 
@@ -176,23 +190,26 @@ def _quality_of_symbol(token: str) -> str | None:
 
 
 def find_chord_qualities(text: str) -> list[tuple[str, bool]]:
-    """Every chord quality named in text, longest alias first, as (quality, negated)."""
+    """Every chord quality named in text, longest alias first, as (quality, negated).
+
+    A triad name followed by a seventh word that no alias covers ("major, seventh") is read as
+    a quality outside the ten rather than as the triad.
+    """
     tokens = _tokens(text)
     folded = [token.casefold() for token in tokens]
     found: list[tuple[str, bool]] = []
     index = 0
     while index < len(tokens):
-        for length in range(min(_LONGEST_ALIAS, len(tokens) - index), 1, -1):
-            window = tuple(folded[index : index + length])
-            if window in _QUALITY_BY_ALIAS:
-                found.append((_QUALITY_BY_ALIAS[window], _is_negated(folded, index)))
-                index += length
-                break
-        else:
-            quality = _quality_of_token(tokens[index])
-            if quality is not None:
-                found.append((quality, _is_negated(folded, index)))
+        match = _quality_at(tokens, folded, index)
+        if match is None:
             index += 1
+            continue
+        quality, length = match
+        following = folded[index + length] if index + length < len(folded) else ""
+        if quality in _TRIADS and following in _SEVENTH_WORDS:
+            quality = UNLISTED_QUALITY
+        found.append((quality, _is_negated(folded, index)))
+        index += length
     return found
 
 
