@@ -15,7 +15,8 @@ from .pitch_numbers import normalize_text
 
 # Words (accidentals stay attached, so "C#" is never the option "C") and a few symbols.
 _TOKEN = re.compile(
-    r"[^\W_]+(?:['\u2019][^\W_]+)*[#\u266f\u266d]*|[\u00b0+\u25b3\u2191-\u2199\u2b06\u2b07]"
+    r"[A-G](?:bb|b|#|\u266f|\u266d)?\+"  # "C+", "Bb+": augmented; a lone "+" is arithmetic
+    r"|[^\W_]+(?:['\u2019][^\W_]+)*[#\u266f\u266d]*|[\u00b0\u25b3\u2191-\u2199\u2b06\u2b07]"
 )
 _ARTICLES = frozenset({"a", "an", "the"})
 _NEGATORS = frozenset(
@@ -70,8 +71,13 @@ def read_contour(value: str) -> tuple[list[str] | None, str | None]:
 
     Direction words are read one per step ("rise then fall" → up, down); shape words ("arch",
     "valley") expand to their two steps only when no direction word is present, so "arch (up,
-    down)" is not read twice. A negated direction word ("not up") makes the answer unreadable.
+    down)" is not read twice. A parenthesis is left out when the words outside it already hold
+    the contour ("down (it gets lower)" is one step). A negated direction word ("not up") makes
+    the answer unreadable.
     """
+    outside = _PARENTHETICAL.sub(" ", value)
+    if any(token.casefold() in _CONTOUR_WORDS for token in _tokens(outside)):
+        value = outside  # "down (it gets lower)" is one step, not two
     folded = [token.casefold() for token in _tokens(value)]
     steps: list[str] = []
     for index, token in enumerate(folded):
@@ -139,15 +145,18 @@ _CASE_SENSITIVE = frozenset({"M", "m", "M7", "m7", "mM7", "m7b5", "m7\u266d5", "
 _TRIADS = frozenset({"major", "minor", "diminished", "augmented"})
 _SEVENTH_WORDS = frozenset({"seventh", "sevenths", "7th", "7", "seven"})
 _ROOT = re.compile(r"[A-G](?:bb|b|\u266d|#|\u266f)?")
+_PARENTHETICAL = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
 
 
 def _alias_table() -> dict[tuple[str, ...], str]:
     table: dict[tuple[str, ...], str] = {}
     for quality, aliases in CHORD_QUALITY_ALIASES.items():
         for alias in aliases:
-            tokens = _tokens(alias)
+            # "+" is a token of its own only after a root ("C+"), so parts keep it verbatim.
+            tokens = [token for part in alias.split() for token in (_tokens(part) or [part])]
             key = tuple(tokens) if alias in _CASE_SENSITIVE else tuple(t.casefold() for t in tokens)
-            table[key] = quality
+            if table.setdefault(key, quality) != quality:
+                raise ValueError(f"chord alias {alias!r} names two qualities")
     return table
 
 
@@ -195,7 +204,7 @@ def find_chord_qualities(text: str) -> list[tuple[str, bool]]:
     A triad name followed by a seventh word that no alias covers ("major, seventh") is read as
     a quality outside the ten rather than as the triad.
     """
-    tokens = _tokens(text)
+    tokens = _tokens(text) or (["+"] if text.strip() == "+" else [])  # a bare "+" answer
     folded = [token.casefold() for token in tokens]
     found: list[tuple[str, bool]] = []
     index = 0
