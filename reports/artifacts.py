@@ -60,9 +60,12 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
 
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
-    from . import figures, html, stats
+    from . import figures, html, pitch_tables, stats
 
     out_dir.mkdir(parents=True, exist_ok=True)
+    pitch = pitch_tables.pitch_records(df)
+    pitch_summary = pitch_tables.pitch_summary(df)
+    df = df.drop(index=pitch.index)  # the core tables, figures and GLMM are the three tasks'
     summary = tables.cell_summary(df)
     f1_by_model = tables.transcription_f1(df, by_model=True)
     glmm = stats.glmm_by_task(df)
@@ -79,7 +82,10 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     put("transcription_f1.csv", f1_by_model.reset_index().to_csv(index=False))
     if glmm is not None:
         put("glmm.csv", glmm.to_csv(index=False))
-    figure_paths = figures.write_figures(df, out_dir)
+    if not pitch.empty:
+        put("pitch.md", pitch_tables.pitch_markdown(pitch))
+        put("pitch.csv", pitch_summary.to_csv(index=False))
+    figure_paths = figures.write_figures(df, out_dir) if len(df) else {}
     written.update({path.name: path for path in figure_paths.values()})
     put(
         "summary.json",
@@ -91,6 +97,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
                 "cells": frame_rows(summary),
                 "transcription_f1": frame_rows(f1_by_model),
                 "glmm": None if glmm is None else frame_rows(glmm),
+                "pitch": frame_rows(pitch_summary) if not pitch.empty else [],
             },
             indent=2,
             sort_keys=True,
@@ -98,7 +105,15 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         )
         + "\n",
     )
-    report_tables: dict[str, pd.DataFrame | str] = dict(html.report_tables(df))
+    report_tables: dict[str, pd.DataFrame | str] = dict(html.report_tables(df)) if len(df) else {}
+    if not pitch.empty:
+        pitch_table = pitch_tables.pitch_table(pitch_summary)
+        pitch_table.attrs["caption"] = (
+            "Pitch experiments: accuracy in percent (n). 'any' counts an item right if its MIDI, "
+            "SPN or Hz answer was; solfège is octave-free and shown apart; chance is the "
+            "any-notation chance of a uniform guesser."
+        )
+        report_tables["Pitch experiments (PitchBench)"] = pitch_table
     if glmm is not None:
         glmm.attrs["caption"] = (
             "Per task: logistic mixed model correct ~ model * modality + (1 | stimulus), "
