@@ -19,6 +19,7 @@ from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 ANY_NOTATIONS = ("midi", "spn", "hz")  # octave-bearing notations pooled into "any"
 NOTATION_COLUMNS = ("midi", "spn", "hz", "solfege", "plain")
 OUTSIDE_MEAN = ("d7b", "a1mcq")
+MCQ_SPACING_PARAM = "spacing_semitones"  # a1mcq items' distractor spacing
 
 
 def pitch_records(df: pd.DataFrame) -> pd.DataFrame:
@@ -70,7 +71,7 @@ def any_notation_items(pitch: pd.DataFrame) -> pd.DataFrame:
             "model": model, "experiment": experiment, "item_id": item_id,
             "correct": bool(kept["correct"].astype(bool).any()),
             "error_class": None if len(kept) else pool["error_class"].iloc[0],
-            "parsed_answer": kept["parsed_answer"].dropna().iloc[0] if kept["parsed_answer"].notna().any() else None,
+            "parsed_answer": next(iter(kept["parsed_answer"].dropna()), None),
             # a guesser is right in any of k independent notations with 1 - Π(1 - p)
             "chance_probability": 1 - float((1 - kept["chance_probability"]).prod()),
         })
@@ -152,7 +153,9 @@ def mcq_inflation(df: pd.DataFrame) -> pd.DataFrame:
     for model, group in mcq.groupby("model", sort=False):
         open_ = _accuracy(anyn[(anyn["model"] == model) & (anyn["experiment"] == "a1")])
         rows.append({"model": model, "condition": "open answer (A1, any notation)", **open_})
-        spacing = group["params"].map(lambda p: p.get("distractor_st") if isinstance(p, dict) else None)
+        spacing = group["params"].map(
+            lambda p: p.get(MCQ_SPACING_PARAM) if isinstance(p, dict) else None
+        )
         for value in sorted(spacing.dropna().unique()):
             cell = _accuracy(group[spacing == value])
             rows.append({"model": model, "condition": f"MCQ, distractors {value} semitones apart",

@@ -150,7 +150,8 @@ class RecordPlugin:
         for value in records:
             self.writer.write(value)
         in_bench = report.nodeid.startswith("bench/")
-        lost = (report.when == "call" and not records and not report.skipped) or (report.when == "setup" and report.failed)
+        unrecorded_call = report.when == "call" and not records and not report.skipped
+        lost = unrecorded_call or (report.when == "setup" and report.failed)
         if in_bench and lost:
             self.missing.append(report.nodeid)
         if report.failed and not (report.when == "call" and records):
