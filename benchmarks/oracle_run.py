@@ -16,11 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from tests_solvers import CORE_BENCH  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 
 
 def timed_run(jobs: int, cache_dir: str, run_dir: str) -> tuple[float, str]:
-    cmd = [sys.executable, "-m", "pytest", "bench", "--model", "oracle", "-q",
+    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "--model", "oracle", "-q",
            "-p", "no:cacheprovider", "--run-dir", run_dir]
     if jobs > 1:
         cmd += ["-n", str(jobs)]

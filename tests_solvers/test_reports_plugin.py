@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests_solvers import CORE_BENCH
+
 REPO = Path(__file__).resolve().parent.parent
 pytest_plugins = ["pytester"]
 
@@ -29,7 +31,7 @@ def test_chord(trial, backend, run_trial, record):
 
 
 def bench(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "pytest", "bench", "-q", "-p", "no:cacheprovider", *args]
+    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900)
 
 

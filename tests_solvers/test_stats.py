@@ -25,6 +25,7 @@ from reports.stats import (
     paired_comparison,
 )
 from reports.tables import load_records
+from tests_solvers import CORE_BENCH
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ITEMS = {"syncopation": 20, "transposition": 20, "chord": 44}
@@ -34,7 +35,7 @@ CELL = ("task", "modality", "shot", "strategy")
 def run_bench(run_dir: Path, models: str, seed: int) -> pd.DataFrame:
     """One MIDI-only benchmark run in a subprocess; its trial records."""
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "bench", "--model", models, "--modality", "midi",
+        [sys.executable, "-m", "pytest", *CORE_BENCH, "--model", models, "--modality", "midi",
          "-q", "-p", "no:cacheprovider", "--seed", str(seed), "--run-dir", str(run_dir)],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
     )

@@ -21,6 +21,7 @@ from reports.tables import (
     table1_markdown,
     transcription_f1,
 )
+from tests_solvers import CORE_BENCH
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 GRID_ROWS = [
@@ -229,7 +230,7 @@ def test_transcription_f1_micro_averages_per_label_and_modality():
 def real_run(tmp_path_factory) -> pd.DataFrame:
     run_dir = tmp_path_factory.mktemp("oracle_chance_run")
     completed = subprocess.run(
-        [sys.executable, "-m", "pytest", "bench", "--model", "oracle,chance", "--modality",
+        [sys.executable, "-m", "pytest", *CORE_BENCH, "--model", "oracle,chance", "--modality",
          "midi", "-q", "-p", "no:cacheprovider", "--run-dir", str(run_dir)],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
     )
