@@ -77,3 +77,29 @@ def test_help_and_bad_split_are_argparse_errors(tmp_path: Path) -> None:
     assert run_cli("export", "--help").returncode == 0
     bad = run_cli("export", str(tmp_path), "--split", "train")
     assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_pitch_items_export_with_truth_kind_and_one_wav_per_scene(
+    tmp_path: Path, capsys: pytest.CaptureFixture
+) -> None:
+    from fixtures.pitch.catalog import pitch_items
+    from fixtures.pitch.render import scene_wav_path
+
+    args = ["export", str(tmp_path), "--task", "pitch_d7b,pitch_c4", "--pitch-sample", "2"]
+    assert main(args) == 0
+    rows = [json.loads(line) for line in (tmp_path / "manifest.jsonl").read_text().splitlines()]
+    expected = [*pitch_items("c4", 2), *pitch_items("d7b", 2)]
+    assert [r["item_id"] for r in rows] == [item.item_id for item in expected]
+    for row, item in zip(rows, expected, strict=True):
+        assert row["task"] == f"pitch_{item.experiment}"
+        assert row["truth"] == list(item.truth)
+        assert row["answer_kind"] == item.answer_kind
+        assert len(row["files"]) == len(item.scenes)
+        for entry, scene in zip(row["files"], item.scenes, strict=True):
+            data = (tmp_path / entry["name"]).read_bytes()
+            assert entry["sha256"] == hashlib.sha256(data).hexdigest()
+            assert data == scene_wav_path(scene).read_bytes()
+    assert [f["name"] for f in rows[-1]["files"]] == [
+        f"{rows[-1]['item_id']}_a.wav", f"{rows[-1]['item_id']}_b.wav"
+    ]
+    assert "pitch_d7b" in capsys.readouterr().err
