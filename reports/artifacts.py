@@ -60,12 +60,14 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
 
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
-    from . import figures, html, pitch_tables, stats
+    from . import figures, html, mcq_tables, pitch_tables, stats
 
     out_dir.mkdir(parents=True, exist_ok=True)
     pitch = pitch_tables.pitch_records(df)
     pitch_summary = pitch_tables.pitch_summary(df)
     df = df.drop(index=pitch.index)  # the core tables, figures and GLMM are the three tasks'
+    mcq_summary = mcq_tables.mcq_summary(df)
+    df = df.drop(index=mcq_tables.mcq_records(df).index)
     summary = tables.cell_summary(df)
     f1_by_model = tables.transcription_f1(df, by_model=True)
     glmm = stats.glmm_by_task(df)
@@ -85,6 +87,9 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     if not pitch.empty:
         put("pitch.md", pitch_tables.pitch_markdown(pitch))
         put("pitch.csv", pitch_summary.to_csv(index=False))
+    if not mcq_summary.empty:
+        put("mcq.md", mcq_tables.mcq_markdown(mcq_summary))
+        put("mcq.csv", mcq_summary.to_csv(index=False))
     figure_paths = figures.write_figures(df, out_dir) if len(df) else {}
     written.update({path.name: path for path in figure_paths.values()})
     put(
@@ -98,6 +103,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
                 "transcription_f1": frame_rows(f1_by_model),
                 "glmm": None if glmm is None else frame_rows(glmm),
                 "pitch": frame_rows(pitch_summary) if not pitch.empty else [],
+                "mcq": frame_rows(mcq_summary) if not mcq_summary.empty else [],
             },
             indent=2,
             sort_keys=True,
@@ -114,6 +120,14 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "any-notation chance of a uniform guesser."
         )
         report_tables["Pitch experiments (PitchBench)"] = pitch_table
+    if not mcq_summary.empty:
+        mcq_table = mcq_tables.mcq_table(mcq_summary)
+        mcq_table.attrs["caption"] = (
+            "Multiple-choice datasets: accuracy with Wilson 95 % interval and instruction-"
+            "following rate (a reply naming exactly one option), over all repeats; a question "
+            "counts in each category and dimension it covers; chance is 1 / number of options."
+        )
+        report_tables["Multiple-choice datasets (MuChoMusic / WildScore layouts)"] = mcq_table
     if glmm is not None:
         glmm.attrs["caption"] = (
             "Per task: logistic mixed model correct ~ model * modality + (1 | stimulus), "

@@ -1,0 +1,110 @@
+"""Multiple-choice tables: accuracy and IFR per dataset × condition × dimension.
+
+MuChoMusic reports accuracy and the instruction-following rate (IFR: the share of replies that
+name exactly one option) overall, per category (knowledge / reasoning) and per dimension, a
+question counting in every dimension it covers; WildScore reports accuracy per category and
+subcategory. Both are computed here from the trial records, over all repeats (each repeat
+shows the options in another order), under the core tasks' denominator policy
+(``solvers.metrics.DENOMINATOR_EXCLUDED``). The Wilson interval treats the trials as
+independent; repeats of one question are not, so with several repeats it is too narrow.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pandas as pd
+
+from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
+
+GROUP_KINDS = ("all", "category", "subcategory")
+KEYS = ("model", "dataset", "condition", "shot")
+SUMMARY_COLUMNS = (*KEYS, "group_kind", "group", "n_trials", "n_excluded", "n", "correct",
+                   "accuracy", "ci_low", "ci_high", "ifr", "chance")
+
+
+def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
+    """The multiple-choice trials of a run (records of family ``mcq``)."""
+    if "family" not in df.columns:
+        return df.iloc[0:0]
+    return df[df["family"] == "mcq"].copy()
+
+
+def _cell(frame: pd.DataFrame) -> dict:
+    excluded = frame["error_class"].isin(DENOMINATOR_EXCLUDED)
+    kept = frame[~excluded]
+    n, correct = len(kept), int(kept["correct"].astype(bool).sum())
+    low, high = wilson_interval(correct, n)
+    return {
+        "n_trials": len(frame),
+        "n_excluded": int(excluded.sum()),
+        "n": n,
+        "correct": correct,
+        "accuracy": correct / n if n else math.nan,
+        "ci_low": low,
+        "ci_high": high,
+        "ifr": int(kept["parsed_answer"].notna().sum()) / n if n else math.nan,
+        "chance": float(kept["chance_probability"].mean()) if n else math.nan,
+    }
+
+
+def _labels(value: object) -> list[str]:
+    return [str(v) for v in value] if isinstance(value, list | tuple) else []
+
+
+def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per model × dataset × condition × shot × (all | each category | subcategory)."""
+    mcq = mcq_records(df)
+    rows = []
+    for key, group in mcq.groupby(list(KEYS), sort=False):
+        base = dict(zip(KEYS, key, strict=True))
+        rows.append({**base, "group_kind": "all", "group": "all", **_cell(group)})
+        for kind, column in (("category", "categories"), ("subcategory", "subcategories")):
+            labels = group[column].map(_labels)
+            for label in sorted({label for values in labels for label in values}):
+                members = group[labels.map(lambda values, label=label: label in values)]
+                rows.append({**base, "group_kind": kind, "group": label, **_cell(members)})
+    summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+    if summary.empty:
+        return summary
+    order = {kind: rank for rank, kind in enumerate(GROUP_KINDS)}
+    summary["_kind"] = summary["group_kind"].map(order)
+    summary = summary.sort_values(["dataset", "condition", "shot", "_kind", "group", "model"],
+                                  kind="stable")
+    return summary.drop(columns="_kind").reset_index(drop=True)
+
+
+def _percent(value: float) -> str:
+    return "" if value != value else f"{100 * value:.1f}"
+
+
+def mcq_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """Readable table: one row per dataset/condition/shot/group, per model accuracy [CI] and IFR."""
+    if summary.empty:
+        return pd.DataFrame()
+    rows = []
+    for r in summary.itertuples(index=False):
+        rows.append({
+            "dataset": r.dataset, "condition": r.condition, "shot": r.shot,
+            "group": r.group if r.group_kind == "all" else f"{r.group_kind}: {r.group}",
+            "model": r.model,
+            "accuracy % [95% CI]": (f"{_percent(r.accuracy)} [{_percent(r.ci_low)}, "
+                                    f"{_percent(r.ci_high)}]" if r.n else ""),
+            "IFR %": _percent(r.ifr),
+            "n": int(r.n),
+            "excluded": int(r.n_excluded),
+            "chance %": _percent(r.chance),
+        })
+    return pd.DataFrame(rows).set_index(["dataset", "condition", "shot", "group", "model"])
+
+
+def mcq_markdown(summary: pd.DataFrame) -> str:
+    """The MCQ table as GitHub Markdown; empty without MCQ records."""
+    table = mcq_table(summary)
+    if table.empty:
+        return ""
+    flat = table.reset_index()
+    header = list(flat.columns)
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in flat.values]
+    return "\n".join(lines) + "\n"
