@@ -1,11 +1,12 @@
-# make bench  — set everything up, then run the benchmark on the offline models
+# make bench  — set everything up, then run the full benchmark (core tasks and pitch
+#               experiments) on the built-in listener (MODEL=... for another model)
 # make test   — set everything up, then run the project's own tests
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 JOBS ?= auto
-MODEL ?= oracle
+MODEL ?= listener
 
 .PHONY: setup system test lint bench clean
 
@@ -30,6 +31,8 @@ test: setup lint
 		--baseline reports/baselines/oracle.json --baseline-strict --gate 0.01
 	$(BIN)/python -m pytest bench --ignore=bench/test_pitch --model chance -n $(JOBS) -q --no-report -rN \
 		--baseline reports/baselines/chance.json --baseline-strict --gate 0.01
+	$(BIN)/python -m pytest bench --ignore=bench/test_pitch --model listener -n $(JOBS) -q --no-report \
+		--baseline reports/baselines/listener.json --baseline-strict --gate 0.01
 
 bench: setup
 	$(BIN)/python -m pytest bench --model $(MODEL) -n $(JOBS) -q -rN
