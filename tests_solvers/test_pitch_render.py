@@ -341,6 +341,43 @@ def test_same_scene_same_bytes_within_and_across_processes() -> None:
     assert json.loads(result.stdout) == here
 
 
+def test_same_bytes_in_any_order_after_any_other_scenes() -> None:
+    """A process that rendered other sources first (so the shared SoundFont keeps other
+    programs loaded) and takes the scenes in reverse order renders the same bytes."""
+    here = [
+        hashlib.sha256(wav_bytes(render_scene(scene))).hexdigest() for scene in DETERMINISM_SCENES
+    ]
+    others = [tone_scene(source, 52) for source in ("cello", "organ", "trumpet", "sine")]
+    result = subprocess.run(
+        [sys.executable, "-c", _HASH_SCRIPT],
+        input=json.dumps([scene.canonical() for scene in others + DETERMINISM_SCENES[::-1]]),
+        capture_output=True,
+        text=True,
+        cwd=REPO_ROOT,
+        env={**os.environ, "PYTHONPATH": str(REPO_ROOT)},
+        check=True,
+    )
+    assert json.loads(result.stdout)[len(others) :] == here[::-1]
+    assert "fluidsynth: warning" not in result.stderr  # lending the SoundFont is silent
+
+
+def test_borrowed_soundfont_renders_like_a_freshly_loaded_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The process's shared SoundFont, after many borrowers, gives the same bytes as a
+    SoundFont parsed anew for each synthesiser (what every synthesiser used to do)."""
+    import fixtures.stimuli.synth as synth
+
+    scenes = [*DETERMINISM_SCENES, tone_scene("synth_pad", 40), tone_scene("bass", 33)]
+    for scene in scenes:  # warm the shared SoundFont with every program used here
+        render_scene(scene)
+    shared = [wav_bytes(render_scene(scene)) for scene in scenes]
+    monkeypatch.setattr(synth, "shared_soundfont", synth.SharedSoundFont)
+    fresh = [wav_bytes(render_scene(scene)) for scene in scenes]
+    assert [len(audio) for audio in fresh] == [len(audio) for audio in shared]
+    assert fresh == shared
+
+
 def test_wav_path_is_cached_and_matches_the_render(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
