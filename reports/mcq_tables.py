@@ -55,6 +55,8 @@ def _labels(value: object) -> list[str]:
 def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     """One row per model × dataset × condition × shot × (all | each category | subcategory)."""
     mcq = mcq_records(df)
+    if mcq.empty:
+        return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
     rows = []
     for key, group in mcq.groupby(list(KEYS), sort=False):
         base = dict(zip(KEYS, key, strict=True))

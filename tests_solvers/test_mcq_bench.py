@@ -8,9 +8,11 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from fixtures.mcq.synthetic import make_synthetic
+from reports.mcq_tables import mcq_markdown, mcq_summary
 from solvers.metrics import exact_binomial_sf
 
 REPO = Path(__file__).resolve().parent.parent
@@ -91,6 +93,13 @@ def test_the_report_has_the_mcq_table(mcq_run):
     assert "Multiple-choice datasets" in (run_dir / "report.html").read_text()
     assert summary["header"]["mcq"]["repeats"] == 3
     assert not summary["cells"], "MCQ trials stay out of the core tasks' tables"
+
+
+def test_runs_without_mcq_records_have_no_mcq_table():
+    for frame in (pd.DataFrame({"model": ["m"], "correct": [True]}),
+                  pd.DataFrame({"model": ["m"], "family": ["pitch"], "correct": [True]})):
+        summary = mcq_summary(frame)
+        assert summary.empty and mcq_markdown(summary) == ""
 
 
 def test_without_a_dataset_the_mcq_module_collects_nothing_and_says_so_once():
