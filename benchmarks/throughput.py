@@ -1,12 +1,15 @@
 """Trials per second against a fake Gemini server with a fixed latency, by concurrency.
 
-    .venv/bin/python benchmarks/throughput.py [--latency-s 0.2] [--modality midi]
+    .venv/bin/python benchmarks/throughput.py [--latency-s 0.2] [--modality midi] [--workers 2]
 
 Runs the real prefetch engine, trial runner and google-genai SDK (no response cache) against
-``tests_solvers.fakes.gemini_server`` on 127.0.0.1, served from a separate process so the
-server's threads do not compete with the client for the GIL. Each concurrency level runs ten latency
-rounds' worth of single-request trials (standalone and CoT; the fake's reply needs no repair)
-and prints trials/s next to the ideal, concurrency / latency.
+``tests_solvers.fakes.gemini_server`` on 127.0.0.1, served from a separate process. The client
+side is ``--workers`` processes that split the trials and the concurrency between them exactly
+as ``pytest -n <workers>`` workers split a run's prefetch (``fixtures.prefetch.worker_share``);
+``--workers 1`` is a single-process run. Each concurrency level runs ten latency rounds' worth
+of single-request trials (standalone and CoT; the fake's reply needs no repair), timed from
+one start signal to the last worker's end, and prints trials/s next to the ideal,
+concurrency / latency, with the client CPU time each trial cost.
 """
 
 from __future__ import annotations
@@ -16,17 +19,14 @@ import multiprocessing
 import os
 import sys
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fixtures.backends import BackendOptions, make_backend  # noqa: E402
-from fixtures.backends.base import GenerationSettings  # noqa: E402
-from fixtures.backends.retry import RetryCounter  # noqa: E402
-from fixtures.prefetch import Progress, prefetch_trials  # noqa: E402
-from fixtures.runner import Trial, run_sync  # noqa: E402
+from fixtures.prefetch import worker_share  # noqa: E402
+from fixtures.runner import Trial  # noqa: E402
 from fixtures.tasks.catalog import TASK_NAMES, items_for  # noqa: E402
-from tests_solvers.fakes.gemini_server import FakeGeminiServer  # noqa: E402
 
 KEY = "benchmark-key"
 
@@ -40,22 +40,59 @@ def trials(modality: str, count: int) -> list[Trial]:
     return (pool * (count // len(pool) + 1))[:count]
 
 
-def serve(latency_s: float, pipe) -> None:
+def serve(latency_s: float, pipe: Connection) -> None:
+    from tests_solvers.fakes.gemini_server import FakeGeminiServer
+
     with FakeGeminiServer(api_key=KEY, latency_s=latency_s, keep_bodies=False) as server:
         pipe.send(server.base_url)
         pipe.recv()  # until the parent says stop
 
 
-def measure(base_url: str, modality: str, concurrency: int) -> float:
+def client(base_url: str, index: int, workers: int, pipe: Connection) -> None:
+    """One client process: for each level the parent sends, warm up, report ready, wait for
+    the start signal, run this worker's share, and send back (end time, trials, CPU s)."""
+    from fixtures.backends import BackendOptions, make_backend
+    from fixtures.backends.base import GenerationSettings
+    from fixtures.backends.retry import RetryCounter
+    from fixtures.prefetch import Progress, prefetch_trials
+    from fixtures.runner import run_sync
+
+    os.environ["GEMINI_API_KEY"] = KEY
     backend = make_backend("gemini-pro", BackendOptions(base_url=base_url), RetryCounter())
-    batch = trials(modality, max(20, int(10 * concurrency)))
-    progress = Progress(total=len(batch), counter=RetryCounter())
-    run_sync(prefetch_trials(batch[:concurrency], lambda _: backend, GenerationSettings(),
-                             concurrency, Progress(concurrency, RetryCounter()), lambda _: None))
-    start = time.perf_counter()
-    run_sync(prefetch_trials(batch, lambda _: backend, GenerationSettings(), concurrency,
-                             progress, lambda _: None, interval_s=3600))
-    return len(batch) / (time.perf_counter() - start)
+    settings = GenerationSettings()
+
+    def run(batch: list[Trial], concurrency: int) -> None:
+        progress = Progress(total=len(batch), counter=RetryCounter())
+        run_sync(prefetch_trials(batch, lambda _: backend, settings, concurrency, progress,
+                                 lambda _: None, interval_s=3600))
+
+    while (message := pipe.recv()) is not None:
+        modality, concurrency = message
+        batch, slots = worker_share(trials(modality, max(20, 10 * concurrency)), index, workers,
+                                    concurrency)
+        if batch:
+            run(batch[:slots], slots)  # connections open, code paths warm
+        pipe.send("ready")
+        pipe.recv()  # start
+        cpu_s = time.process_time()
+        if batch:
+            run(batch, slots)
+        pipe.send((time.monotonic(), len(batch), time.process_time() - cpu_s))
+
+
+def measure(pipes: list[Connection], modality: str, concurrency: int) -> tuple[float, float]:
+    """(trials per second, client CPU ms per trial) for one concurrency level."""
+    for pipe in pipes:
+        pipe.send((modality, concurrency))
+    for pipe in pipes:
+        assert pipe.recv() == "ready"
+    start_s = time.monotonic()
+    for pipe in pipes:
+        pipe.send("start")
+    results = [pipe.recv() for pipe in pipes]
+    count = sum(n for _, n, _ in results)
+    elapsed_s = max(end_s for end_s, _, _ in results) - start_s
+    return count / elapsed_s, 1000 * sum(cpu for _, _, cpu in results) / count
 
 
 def main() -> None:
@@ -63,20 +100,34 @@ def main() -> None:
     parser.add_argument("--latency-s", type=float, default=0.2)
     parser.add_argument("--modality", default="midi", choices=("midi", "audio"))
     parser.add_argument("--concurrency", default="1,8,32,64")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="client processes, as in pytest -n (default: 2)")
     args = parser.parse_args()
-    os.environ["GEMINI_API_KEY"] = KEY
     parent, child = multiprocessing.Pipe()
     server = multiprocessing.Process(target=serve, args=(args.latency_s, child), daemon=True)
     server.start()
     base_url = parent.recv()
+    pipes, clients = [], []
+    for index in range(args.workers):
+        ours, theirs = multiprocessing.Pipe()
+        process = multiprocessing.Process(target=client, args=(base_url, index, args.workers,
+                                                               theirs), daemon=True)
+        process.start()
+        pipes.append(ours)
+        clients.append(process)
     try:
         for concurrency in (int(c) for c in args.concurrency.split(",")):
-            rate = measure(base_url, args.modality, concurrency)
+            rate, cpu_ms = measure(pipes, args.modality, concurrency)
             ideal = concurrency / args.latency_s
             print(f"concurrency {concurrency:3d}, latency {args.latency_s * 1000:.0f} ms, "
-                  f"{args.modality}: {rate:7.1f} trials/s = {rate / ideal:.2f} x ideal "
-                  f"({ideal:.0f}/s)")
+                  f"{args.modality}, {args.workers} worker(s): {rate:7.1f} trials/s = "
+                  f"{rate / ideal:.2f} x ideal ({ideal:.0f}/s); client CPU {cpu_ms:.1f} ms/trial",
+                  flush=True)
     finally:
+        for pipe in pipes:
+            pipe.send(None)
+        for process in clients:
+            process.join(timeout=10)
         parent.send("stop")
         server.join(timeout=10)
 

@@ -190,3 +190,35 @@ def test_gemini_pro_runs_every_core_trial_against_a_fake_and_reruns_for_free(tmp
     summary = json.loads((tmp_path / "a" / "summary.json").read_text())
     assert summary["header"]["models"]["gemini-pro"]["key_from"] == "GEMINI_API_KEY"
     assert summary["usage"]["gemini-pro"]["estimated_cost_usd"] > 0
+
+
+def test_xdist_workers_split_the_prefetch_within_one_concurrency_budget(tmp_path):
+    """Under -n 2 each worker prefetches half the trials with its share of --concurrency; the
+    tests start only when both are done, so every test body is answered from the cache."""
+    from tests_solvers.fakes.gemini_server import FakeGeminiServer
+
+    with FakeGeminiServer(api_key=SECRET, keep_bodies=False, latency_s=0.05) as server:
+        env = {"GEMINI_API_KEY": SECRET, "GEMINI_BASE_URL": server.base_url}
+        result = run("--model", "gemini-pro", "--cache-path", str(tmp_path / "c.sqlite"),
+                     *SLICE, "-n", "2", "--concurrency", "3", "--no-report",
+                     "--run-dir", str(tmp_path / "run"), env=env)
+        sent, peak = server.generate_count, server.max_in_flight
+    assert result.returncode in (0, 1), result.stdout[-3000:] + result.stderr[-3000:]
+    assert "eartest prefetch: 132 trials, up to 3 requests in flight, split over 2 workers" \
+        in result.stdout
+    assert "eartest prefetch: 132/132 done, 0 in flight" in result.stdout
+    assert peak == 3  # 2 + 1 slots: both workers at once, never more than the one budget
+    by_trial = records(tmp_path / "run")
+    assert len(by_trial) == 132
+    turns = [turn for record in by_trial.values() for turn in record["turns"]]
+    assert all(turn["cached"] for turn in turns), "a test body asked live: it ran too early"
+    assert sent == len({turn["request_hash"] for turn in turns})  # each request asked once
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["single", "xdist"])
+def test_collect_only_sends_no_request(tmp_path, workers):
+    with FakeOpenAIServer() as server:
+        result = run("--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
+                     "--cache-path", str(tmp_path / "c.sqlite"), *SLICE, "--co", *workers)
+        assert server.count == 0
+    assert result.returncode == 0 and "132/1008 tests collected" in result.stdout
