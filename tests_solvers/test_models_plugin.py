@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.backends import UnknownModelError, resolve_model
+from tests_solvers import CORE_BENCH
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -26,7 +27,7 @@ SLICE = ["-m", "chord and midi and zero"]  # 132 trials, no rendering needed
 
 
 def bench_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pytest", "bench", "-q", "-p", "no:cacheprovider", *args]
+    return [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
 
 
 def run(*args: str, env: dict | None = None, timeout_s: float = 600):
