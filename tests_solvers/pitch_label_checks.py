@@ -61,6 +61,7 @@ SIEVE_SLACK = 0.05  # share of power a higher f0 candidate may leave unexplained
 ODD_PARTIAL_DB = 20.0
 MIN_MEASURABLE_S, MIN_MEASURABLE_PERIODS = 0.1, 15  # shorter tones: no pitch to 35 cents
 VIBRATO_BAND_SEMITONES = 4.0
+GLIDE_SPREAD_CENTS = 100.0
 MIN_EVIDENCE_DB = 18.0  # summed over three harmonics: 1.5x contains_pitches' 12 dB at one
 # (expected MIDI, first estimate in Hz or None, accepted cents) of every tone a second
 # estimator confirmed after the first missed: reported, never hidden.
@@ -112,7 +113,9 @@ def tone_window_s(scene: Scene, tone: Tone) -> tuple[float, float]:
     return tone.onset_s * scale, tone.offset_s * scale
 
 
-def harmonic_sieve_f0_hz(audio: np.ndarray, start_s: float, end_s: float) -> float | None:
+def harmonic_sieve_f0_hz(
+    audio: np.ndarray, start_s: float, end_s: float, spread_cents: float = 30.0
+) -> float | None:
     """A second, differently weighted f0 estimate of a steady tone (None: silent).
 
     Spectral peaks within 40 dB of the strongest, weighted by their POWER (``estimate_f0_hz``
@@ -155,7 +158,8 @@ def harmonic_sieve_f0_hz(audio: np.ndarray, start_s: float, end_s: float) -> flo
     numbers = harmonic_numbers(chosen)
     low = (numbers > 0) & (numbers <= 8)
     weights, k, p = amplitudes[low], numbers[low], peaks_hz[low]
-    return lowest_octave_hz(segment, float(np.sum(weights * k * p) / np.sum(weights * k * k)))
+    f0_hz = float(np.sum(weights * k * p) / np.sum(weights * k * k))
+    return lowest_octave_hz(segment, f0_hz, spread_cents)
 
 
 def level_db_at(
@@ -177,13 +181,17 @@ def level_db_at(
 
 
 def lowest_octave_hz(segment: np.ndarray, f0_hz: float, spread_cents: float = 30.0) -> float:
-    """``f0_hz`` halved while the half has real odd partials (its 1st and 3rd harmonics
+    """``f0_hz`` halved while the half has a real odd partial (its 1st, 3rd or 5th harmonic
     within ``ODD_PARTIAL_DB`` of the strongest peak): a church organ's low notes carry 4' and
-    2' stops that make the even harmonics dominate, yet a tone an octave higher would have
-    no energy at all at those odd multiples."""
+    2' stops that make the even harmonics dominate (and E1's high-pass removes the 1st), yet
+    a tone an octave higher would have no energy at all at those odd multiples. Under a
+    vibrato (``spread_cents`` wide) partials smear into each other, so there both the 1st and
+    the 3rd must show."""
+    steady = spread_cents <= 30.0
     while f0_hz / 2 >= SIEVE_FMIN_HZ:
-        first, third = level_db_at(segment, [f0_hz / 2, 1.5 * f0_hz], spread_cents)
-        if min(first, third) < -ODD_PARTIAL_DB:
+        odd = level_db_at(segment, [f0_hz / 2, 1.5 * f0_hz, 2.5 * f0_hz][: 3 if steady else 2],
+                          spread_cents)
+        if (max(odd) if steady else min(odd)) < -ODD_PARTIAL_DB:
             break
         f0_hz /= 2
     return f0_hz
@@ -219,17 +227,19 @@ def measure_cents(
 def band_centre_hz(
     audio: np.ndarray, start_s: float, end_s: float, rough_hz: float,
     rate_hz: float = 0.0, spread_cents: float = 30.0,
-) -> float | None:
-    """Mean pitch of a steady, vibrato or gliding tone: the mean (in cents) of the
+) -> list[float]:
+    """Mean pitch of a steady, vibrato or gliding tone: the mean and the median (in cents) of the
     instantaneous frequency of the band ±``VIBRATO_BAND_SEMITONES`` around ``rough_hz``, over
     whole vibrato periods (``rate_hz``) or the middle 80 % of the window; an octave above the
     true pitch is ruled out by ``lowest_octave_hz``. (Short-frame YIN tracks drift sharp or
-    jump harmonics on wide, fast vibrato, and a chorus smears spectral peaks.)"""
+    jump harmonics on wide, fast vibrato, and a chorus smears spectral peaks. Both mean and
+    median, as either can be biased: the spikes where a sample's own tremolo dips its
+    amplitude drag the mean 40 cents sharp on FluidR3's cello; the oboe's skew the median.)"""
     segment = np.asarray(audio[max(0, round(start_s * SR)) : round(end_s * SR)], np.float64)
     low_hz = rough_hz * 2 ** (-VIBRATO_BAND_SEMITONES / 12)
     high_hz = min(rough_hz * 2 ** (VIBRATO_BAND_SEMITONES / 12), 0.45 * SR)
     if segment.size < 0.2 * SR or not low_hz < high_hz:
-        return None
+        return []
     sos = scipy.signal.butter(4, [low_hz, high_hz], "bandpass", fs=SR, output="sos")
     phase = np.unwrap(np.angle(scipy.signal.hilbert(scipy.signal.sosfiltfilt(sos, segment))))
     frequency_hz = np.diff(phase) * SR / (2 * np.pi)
@@ -240,24 +250,26 @@ def band_centre_hz(
         length = round(0.8 * frequency_hz.size)
     first = (frequency_hz.size - length) // 2
     window = np.clip(frequency_hz[first : first + length], low_hz / 2, high_hz * 2)
-    centre_hz = float(rough_hz * 2 ** np.mean(np.log2(window / rough_hz)))
-    return lowest_octave_hz(segment, centre_hz, spread_cents)
+    octaves = np.log2(window / rough_hz)
+    return [lowest_octave_hz(segment, float(rough_hz * 2**centre), spread_cents)
+            for centre in (np.mean(octaves), np.median(octaves))]
 
 
 def measure_moving_cents(
     audio: np.ndarray, start_s: float, end_s: float, expected_midi: float, tone: Tone | None
 ) -> float | None:
     """Cents of a tone's mean pitch from ``expected_midi``, by ``band_centre_hz`` around each
-    of the two blind estimates (``estimate_f0_hz``, ``harmonic_sieve_f0_hz``); the closer
-    counts. ``tone`` gives the vibrato (None: no vibrato)."""
+    of the two blind estimates (``estimate_f0_hz``, ``harmonic_sieve_f0_hz``); the closest
+    counts. ``tone`` gives the vibrato (None: a glide window, or a steady tone's fallback)."""
     rate_hz = tone.vibrato_rate_hz if tone is not None else 0.0
-    spread_cents = 30.0 + (tone.vibrato_depth_cents if tone is not None else 0.0)
+    # How far partials smear: the vibrato's depth, or a glide window's movement (≤ ~1.2 st).
+    spread_cents = 30.0 + (tone.vibrato_depth_cents if tone is not None else GLIDE_SPREAD_CENTS)
     found = []
     for rough_hz in (estimate_f0_hz(audio, SR, start_s, end_s),
-                     harmonic_sieve_f0_hz(audio, start_s, end_s)):
+                     harmonic_sieve_f0_hz(audio, start_s, end_s, spread_cents)):
         if rough_hz is not None:
-            centre_hz = band_centre_hz(audio, start_s, end_s, rough_hz, rate_hz, spread_cents)
-            if centre_hz is not None:
+            for centre_hz in band_centre_hz(audio, start_s, end_s, rough_hz, rate_hz,
+                                            spread_cents):
                 found.append(cents_off(centre_hz, expected_midi))
     return min(found, key=abs) if found else None
 
