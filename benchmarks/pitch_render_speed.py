@@ -162,18 +162,19 @@ def _scene_cost(scene: Scene) -> float:
     return scene.duration_s + 2.0 * sum(tone.duration_s for tone in scene.tones)
 
 
-def collect_full_set() -> tuple[list[tuple[str, Scene]], int, float]:
-    """(experiment, scene) for every distinct scene, the item count and the seconds taken."""
-    start = time.perf_counter()
+def collect_full_set() -> tuple[list[tuple[str, Scene]], int, float, float]:
+    """(experiment, scene) for every distinct scene, the item count and the wall and CPU
+    seconds taken."""
+    start, cpu = time.perf_counter(), time.process_time()
     from fixtures.pitch.catalog import all_pitch_items
 
     items = all_pitch_items()
-    collect_s = time.perf_counter() - start
+    collect_s, collect_cpu_s = time.perf_counter() - start, time.process_time() - cpu
     scenes: dict[str, tuple[str, Scene]] = {}
     for item in items:
         for scene in item.scenes:
             scenes.setdefault(scene.spec_hash(), (item.experiment, scene))
-    return list(scenes.values()), len(items), collect_s
+    return list(scenes.values()), len(items), collect_s, collect_cpu_s
 
 
 def pytest_collect_seconds() -> tuple[float, float]:
@@ -208,10 +209,10 @@ def _children_cpu_s() -> float:
 
 
 def run_full(jobs: int, with_pytest: bool, keep_cache_dir: Path | None) -> None:
-    work, item_count, collect_s = collect_full_set()
+    work, item_count, collect_s, collect_cpu_s = collect_full_set()
     print(
         f"collect all_pitch_items(): {item_count} items, {len(work)} distinct scenes, "
-        f"{collect_s:.1f} s (fresh process, imports included)"
+        f"{collect_s:.1f} s wall, {collect_cpu_s:.1f} s CPU (fresh process, imports included)"
     )
     if with_pytest:
         wall_s, cpu_s = pytest_collect_seconds()
@@ -237,9 +238,9 @@ def run_full(jobs: int, with_pytest: bool, keep_cache_dir: Path | None) -> None:
         workers_cpu_s = _children_cpu_s() - cpu_before
         from fixtures.pitch.render import scene_wav_path
 
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         paths = {scene_wav_path(scene) for _, scene in work}
-        warm_s = time.perf_counter() - start
+        warm_s, warm_cpu_s = time.perf_counter() - start, time.process_time() - cpu
         assert len(paths) == len(work) and all(path.is_file() for path in paths)
     calibration_cpu_s = sum(cpu for _, _, cpu in calibration)
     print(
@@ -259,7 +260,10 @@ def run_full(jobs: int, with_pytest: bool, keep_cache_dir: Path | None) -> None:
         f"and process start-up included; the workers used {workers_cpu_s:.1f} s CPU "
         f"({workers_cpu_s / jobs:.1f} s of wall on {jobs} otherwise idle cores)"
     )
-    print(f"warm: {len(work)} scenes through scene_wav_path: {warm_s:.2f} s (one process)")
+    print(
+        f"warm: {len(work)} scenes through scene_wav_path: {warm_s:.2f} s wall, "
+        f"{warm_cpu_s:.2f} s CPU (one process)"
+    )
 
 
 def _order(job: tuple[str, Scene]) -> int:
