@@ -86,65 +86,197 @@ def test_item_ids_unique_readable_and_prefixed():
 # First ids of every default sample: ids key caches and baselines, so a change must be deliberate.
 FIRST_IDS = {
     "a1": ["a1-sine-m29", "a1-sine-m30", "a1-sine-m31", "a1-sine-m32", "a1-sine-m33"],
-    "a1mcq": ["a1mcq-sine-m29-s4", "a1mcq-sine-m30-s6", "a1mcq-sine-m32-s6", "a1mcq-sine-m47-s2",
-              "a1mcq-sine-m65-s2"],
-    "a2": ["a2-sine-m30-db-3", "a2-sine-m36-db-20", "a2-sine-m43-db-30", "a2-sine-m54-db+6",
-           "a2-sine-m60-db+6"],
-    "a3": ["a3-sine-d15000-m30", "a3-sine-d50-m43", "a3-sine-d1000-m54", "a3-sine-d1000-m64",
-           "a3-sine-d250-m69"],
-    "b1": ["b1-sine-p2000-m36", "b1-sine-p2000-m88", "b1-sine-p22000-m48", "b1-sine-p22000-m60",
-           "b1-sine-p27000-m54"],
+    "a1mcq": [
+        "a1mcq-sine-m29-s4",
+        "a1mcq-sine-m30-s6",
+        "a1mcq-sine-m32-s6",
+        "a1mcq-sine-m47-s2",
+        "a1mcq-sine-m65-s2",
+    ],
+    "a2": [
+        "a2-sine-m30-db-3",
+        "a2-sine-m36-db-20",
+        "a2-sine-m43-db-30",
+        "a2-sine-m54-db+6",
+        "a2-sine-m60-db+6",
+    ],
+    "a3": [
+        "a3-sine-d15000-m30",
+        "a3-sine-d50-m43",
+        "a3-sine-d1000-m54",
+        "a3-sine-d1000-m64",
+        "a3-sine-d250-m69",
+    ],
+    "b1": [
+        "b1-sine-p2000-m88",
+        "b1-sine-p7000-m88",
+        "b1-sine-p22000-m36",
+        "b1-sine-p22000-m48",
+        "b1-sine-p22000-m69",
+    ],
     "b2": ["b2-n5-t1-r0", "b2-n5-t1-r1", "b2-n5-t1-r2", "b2-n5-t1-r3", "b2-n5-t1-r4"],
-    "b3": ["b3-p2000-d1000-m30", "b3-p2000-d1000-m36", "b3-p2000-d1000-m43", "b3-p2000-d1000-m48",
-           "b3-p2000-d1000-m54"],
-    "b4": ["b4-first-x5-d1000-r0", "b4-first-x5-d1000-r1", "b4-first-x5-d1000-r2",
-           "b4-first-x5-d1000-r3", "b4-first-x5-d1000-r4"],
-    "b5": ["b5-regular-n3-d1000-r0", "b5-regular-n3-d1000-r1", "b5-regular-n3-d1000-r2",
-           "b5-regular-n3-d1000-r3", "b5-regular-n3-d1000-r4"],
-    "c1": ["c1-major-m40-same", "c1-major-m45-same", "c1-major-m45-mixed", "c1-major-m51-same",
-           "c1-major-m51-mixed"],
-    "c2": ["c2-i1-m29-d1000-mixed", "c2-i1-m29-d5000-mixed", "c2-i1-m34-d1000-same",
-           "c2-i1-m34-d5000-same", "c2-i1-m34-d1000-mixed"],
-    "c3": ["c3-major-m29-same", "c3-major-m29-mixed", "c3-major-m34-same", "c3-major-m34-mixed",
-           "c3-major-m40-same"],
+    "b3": [
+        "b3-p2000-d1000-m30",
+        "b3-p2000-d1000-m36",
+        "b3-p2000-d1000-m43",
+        "b3-p2000-d1000-m48",
+        "b3-p2000-d1000-m54",
+    ],
+    "b4": [
+        "b4-first-x5-d1000-r0",
+        "b4-first-x5-d1000-r1",
+        "b4-first-x5-d1000-r2",
+        "b4-first-x5-d1000-r3",
+        "b4-first-x5-d1000-r4",
+    ],
+    "b5": [
+        "b5-regular-n3-d1000-r0",
+        "b5-regular-n3-d1000-r1",
+        "b5-regular-n3-d1000-r2",
+        "b5-regular-n3-d1000-r3",
+        "b5-regular-n3-d1000-r4",
+    ],
+    "c1": [
+        "c1-major-m40-same",
+        "c1-major-m45-same",
+        "c1-major-m45-mixed",
+        "c1-major-m51-same",
+        "c1-major-m51-mixed",
+    ],
+    "c2": [
+        "c2-i1-m29-d1000-mixed",
+        "c2-i1-m29-d5000-mixed",
+        "c2-i1-m34-d1000-same",
+        "c2-i1-m34-d5000-same",
+        "c2-i1-m34-d1000-mixed",
+    ],
+    "c3": [
+        "c3-major-m29-same",
+        "c3-major-m29-mixed",
+        "c3-major-m34-same",
+        "c3-major-m34-mixed",
+        "c3-major-m40-same",
+    ],
     "c4": ["c4-dyad0-m29", "c4-dyad0-m34", "c4-dyad0-m40", "c4-dyad0-m45", "c4-dyad0-m50"],
-    "d1": ["d1-n1-regular-d500-r0", "d1-n1-regular-d500-r1", "d1-n1-regular-d500-r2",
-           "d1-n1-regular-d500-r3", "d1-n1-regular-d500-r4"],
-    "d2": ["d2-c1-g200-a3-first", "d2-c1-g200-a3-second", "d2-c1-g200-a4-first",
-           "d2-c1-g200-a4-second", "d2-c1-g200-a5-first"],
-    "d3": ["d3-t2-s1-d250-r0", "d3-t2-s1-d250-r1", "d3-t2-s1-d250-r2", "d3-t2-s1-d500-r0",
-           "d3-t2-s1-d500-r1"],
-    "d4": ["d4-rising-i1-m30", "d4-rising-i1-m36", "d4-rising-i1-m43", "d4-rising-i1-m48",
-           "d4-rising-i1-m54"],
-    "d5": ["d5-n3-c25-regular-a3", "d5-n3-c25-regular-a4", "d5-n3-c25-regular-a5",
-           "d5-n3-c25-irregular-a3", "d5-n3-c25-irregular-a4"],
-    "d6": ["d6-i-12-m41-g1000-d1000", "d6-i-12-m45-g1000-d500", "d6-i-12-m49-g2000-d500",
-           "d6-i-12-m53-g200-d1000", "d6-i-12-m57-g200-d500"],
-    "d7a": ["d7a-square-m43-i-12", "d7a-electric_piano-m43-i-12", "d7a-voice-m43-i-7",
-            "d7a-clarinet-m43-i-7", "d7a-guitar-m43-i-5"],
-    "d7b": ["d7b-square-m43-i-12", "d7b-electric_piano-m43-i-12", "d7b-voice-m43-i-7",
-            "d7b-clarinet-m43-i-7", "d7b-guitar-m43-i-5"],
-    "d8": ["d8-sine-n3-r0", "d8-sine-n3-r1", "d8-sine-n3-r2", "d8-sawtooth-n3-r0",
-           "d8-sawtooth-n3-r1"],
-    "e1": ["e1-square-highpass-m30", "e1-triangle-highpass-m30", "e1-clarinet-highpass-m30",
-           "e1-cello-highpass-m30", "e1-square-highpass-m36"],
-    "e2": ["e2-piano-white-noise-snr+10-m36", "e2-flute-white-noise-snr+10-m43",
-           "e2-synth_lead-white-noise-snr+10-m43", "e2-piano-white-noise-snr+10-m48",
-           "e2-flute-white-noise-snr+10-m48"],
-    "e3": ["e3-sine-drive6-m30", "e3-sawtooth-drive6-m30", "e3-electric_piano-drive6-m30",
-           "e3-flute-drive6-m30", "e3-sine-drive6-m36"],
-    "e4": ["e4-sine-resample-x0.5-m41", "e4-triangle-resample-x0.5-m41",
-           "e4-piano-resample-x0.5-m41", "e4-synth_lead-resample-x0.5-m41",
-           "e4-sawtooth-resample-x0.5-m46"],
-    "e5": ["e5-trombone-v3hz-25c-m31", "e5-clarinet-v3hz-25c-m37", "e5-triangle-v3hz-25c-m43",
-           "e5-oboe-v3hz-25c-m50", "e5-flute-v3hz-25c-m56"],
-    "e6": ["e6-voice-m30-c-22.5", "e6-voice-m30-c0", "e6-sine-m30-c-22.5", "e6-sine-m30-c0",
-           "e6-oboe-m30-c-22.5"],
-    "f1": ["f1-v2-lowest-same-slow-r0", "f1-v2-highest-same-slow-r0", "f1-v2-lowest-same-slow-r1",
-           "f1-v2-highest-same-slow-r1", "f1-v2-lowest-same-slow-r2"],
-    "f2": ["f2-bwv66.6-soprano-same-r0", "f2-bwv66.6-soprano-same-r1",
-           "f2-bwv66.6-soprano-same-r2", "f2-bwv66.6-soprano-mixed-r0",
-           "f2-bwv66.6-soprano-mixed-r1"],
+    "d1": [
+        "d1-n1-regular-d500-r0",
+        "d1-n1-regular-d500-r1",
+        "d1-n1-regular-d500-r2",
+        "d1-n1-regular-d500-r3",
+        "d1-n1-regular-d500-r4",
+    ],
+    "d2": [
+        "d2-c1-g200-a3-first",
+        "d2-c1-g200-a3-second",
+        "d2-c1-g200-a4-first",
+        "d2-c1-g200-a4-second",
+        "d2-c1-g200-a5-first",
+    ],
+    "d3": [
+        "d3-t2-s1-d250-r0",
+        "d3-t2-s1-d250-r1",
+        "d3-t2-s1-d250-r2",
+        "d3-t2-s1-d500-r0",
+        "d3-t2-s1-d500-r1",
+    ],
+    "d4": [
+        "d4-rising-i1-m30",
+        "d4-rising-i1-m36",
+        "d4-rising-i1-m43",
+        "d4-rising-i1-m48",
+        "d4-rising-i1-m54",
+    ],
+    "d5": [
+        "d5-n3-c25-regular-a3",
+        "d5-n3-c25-regular-a4",
+        "d5-n3-c25-regular-a5",
+        "d5-n3-c25-irregular-a3",
+        "d5-n3-c25-irregular-a4",
+    ],
+    "d6": [
+        "d6-i-12-m41-g1000-d1000",
+        "d6-i-12-m45-g1000-d500",
+        "d6-i-12-m49-g2000-d500",
+        "d6-i-12-m53-g200-d1000",
+        "d6-i-12-m57-g200-d500",
+    ],
+    "d7a": [
+        "d7a-square-m43-i-12",
+        "d7a-electric_piano-m43-i-12",
+        "d7a-voice-m43-i-7",
+        "d7a-clarinet-m43-i-7",
+        "d7a-guitar-m43-i-5",
+    ],
+    "d7b": [
+        "d7b-square-m43-i-12",
+        "d7b-electric_piano-m43-i-12",
+        "d7b-voice-m43-i-7",
+        "d7b-clarinet-m43-i-7",
+        "d7b-guitar-m43-i-5",
+    ],
+    "d8": [
+        "d8-sine-n3-r0",
+        "d8-sine-n3-r1",
+        "d8-sine-n3-r2",
+        "d8-sawtooth-n3-r0",
+        "d8-sawtooth-n3-r1",
+    ],
+    "e1": [
+        "e1-square-highpass-m30",
+        "e1-triangle-highpass-m30",
+        "e1-cello-highpass-m30",
+        "e1-synth_pad-highpass-m30",
+        "e1-square-highpass-m36",
+    ],
+    "e2": [
+        "e2-piano-white-noise-snr+10-m36",
+        "e2-flute-white-noise-snr+10-m43",
+        "e2-synth_lead-white-noise-snr+10-m43",
+        "e2-piano-white-noise-snr+10-m48",
+        "e2-flute-white-noise-snr+10-m48",
+    ],
+    "e3": [
+        "e3-sine-drive6-m30",
+        "e3-sawtooth-drive6-m30",
+        "e3-electric_piano-drive6-m30",
+        "e3-flute-drive6-m30",
+        "e3-sine-drive6-m36",
+    ],
+    "e4": [
+        "e4-sine-resample-x0.5-m41",
+        "e4-triangle-resample-x0.5-m41",
+        "e4-piano-resample-x0.5-m41",
+        "e4-synth_lead-resample-x0.5-m41",
+        "e4-sawtooth-resample-x0.5-m46",
+    ],
+    "e5": [
+        "e5-trombone-v3hz-25c-m31",
+        "e5-clarinet-v3hz-25c-m37",
+        "e5-triangle-v3hz-25c-m43",
+        "e5-oboe-v3hz-25c-m50",
+        "e5-flute-v3hz-25c-m56",
+    ],
+    "e6": [
+        "e6-voice-m30-c-22.5",
+        "e6-voice-m30-c0",
+        "e6-sine-m30-c-22.5",
+        "e6-sine-m30-c0",
+        "e6-oboe-m30-c-22.5",
+    ],
+    "f1": [
+        "f1-v2-lowest-same-slow-r0",
+        "f1-v2-highest-same-slow-r0",
+        "f1-v2-lowest-same-slow-r1",
+        "f1-v2-highest-same-slow-r1",
+        "f1-v2-lowest-same-slow-r2",
+    ],
+    "f2": [
+        "f2-bwv66.6-soprano-same-r0",
+        "f2-bwv66.6-soprano-same-r1",
+        "f2-bwv66.6-soprano-same-r2",
+        "f2-bwv66.6-soprano-mixed-r0",
+        "f2-bwv66.6-soprano-mixed-r1",
+    ],
 }
 
 
@@ -159,9 +291,11 @@ def test_grids_are_deterministic(experiment):
 
 def test_whole_catalog_builds_fast_in_a_fresh_process():
     """Collection builds the catalog: it must stay quick and must not need music21."""
-    code = ("import sys, time; t = time.perf_counter(); "
-            "from fixtures.pitch.catalog import all_pitch_items; n = len(all_pitch_items()); "
-            "print(n, time.perf_counter() - t, 'music21' in sys.modules)")
+    code = (
+        "import sys, time; t = time.perf_counter(); "
+        "from fixtures.pitch.catalog import all_pitch_items; n = len(all_pitch_items()); "
+        "print(n, time.perf_counter() - t, 'music21' in sys.modules)"
+    )
     started = time.perf_counter()
     count, build_s, music21_loaded = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
@@ -219,8 +353,10 @@ def test_subsample_is_a_stratified_subset_of_the_default(experiment):
 def test_default_samples_are_balanced_where_the_paper_crosses_conditions():
     a2 = Counter((i.params_dict()["midi"], i.params_dict()["level_db"]) for i in pitch_items("a2"))
     assert set(a2.values()) == {4} and len(a2) == 50
-    e1 = Counter(tuple(i.params_dict()[k] for k in ("effect", "midi", "source_type"))
-                 for i in pitch_items("e1"))
+    e1 = Counter(
+        tuple(i.params_dict()[k] for k in ("effect", "midi", "source_type"))
+        for i in pitch_items("e1")
+    )
     assert set(e1.values()) == {2} and len(e1) == 120
     d2 = Counter(i.truth for i in pitch_items("d2"))
     assert d2[("first",)] == d2[("second",)]
@@ -284,8 +420,21 @@ def test_pitch_truth_is_the_rounded_sounding_pitch():
         if entry.answer_kind == "pitch":
             assert entry.truth == (expected_pitch(entry),), entry.item_id
             checked[entry.experiment] += 1
-    assert set(checked) == {"a1", "a2", "a3", "b1", "b2", "d7a", "d7b",
-                            "e1", "e2", "e3", "e4", "e5", "e6"}
+    assert set(checked) == {
+        "a1",
+        "a2",
+        "a3",
+        "b1",
+        "b2",
+        "d7a",
+        "d7b",
+        "e1",
+        "e2",
+        "e3",
+        "e4",
+        "e5",
+        "e6",
+    }
 
 
 def test_e4_resampling_moves_the_truth_by_an_octave():
@@ -352,8 +501,12 @@ def test_sequential_labels_come_from_the_tones():
         moves = ["up" if b > a else "down" for a, b in zip(pitches, pitches[1:], strict=False)]
         assert entry.truth == tuple(moves)
         assert len(moves) == entry.params_dict()["n_transitions"]
-    shapes = {"rising": ("up",), "falling": ("down",), "rise-fall": ("up", "down"),
-              "fall-rise": ("down", "up")}
+    shapes = {
+        "rising": ("up",),
+        "falling": ("down",),
+        "rise-fall": ("up", "down"),
+        "fall-rise": ("down", "up"),
+    }
     for entry in pitch_items("d4"):
         path = [m for _, m in entry.scenes[0].tones[0].pitch_path]
         assert entry.truth == shapes[entry.params_dict()["trajectory"]]
@@ -385,15 +538,19 @@ def test_timestamps_come_from_the_tones():
     for experiment in ("b2", "b4", "b5"):
         for entry in pitch_items(experiment):
             tones = by_onset(entry.scenes[0])
-            assert all(b.onset_s - a.offset_s >= 0.5 - 1e-9
-                       for a, b in zip(tones, tones[1:], strict=False))
+            assert all(
+                b.onset_s - a.offset_s >= 0.5 - 1e-9 for a, b in zip(tones, tones[1:], strict=False)
+            )
 
 
 def _rank_holds(scene: Scene, pitch: float, time_s: float, above_max: int, below_max: int) -> bool:
     others = [t.pitch_midi for t in sounding_at(scene, time_s)]
     others.remove(pitch)
-    return (pitch not in others and sum(p > pitch for p in others) <= above_max
-            and sum(p < pitch for p in others) <= below_max)
+    return (
+        pitch not in others
+        and sum(p > pitch for p in others) <= above_max
+        and sum(p < pitch for p in others) <= below_max
+    )
 
 
 def test_f1_target_voice_holds_its_register_rank():
