@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 JOBS ?= auto
 MODEL ?= listener
 
-.PHONY: setup system test lint bench clean
+.PHONY: setup system test lint bench labels clean
 
 setup: system $(STAMP)
 
@@ -26,7 +26,7 @@ lint: setup
 	$(BIN)/ruff check .
 
 test: setup lint
-	$(BIN)/python -m pytest tests_solvers -n $(JOBS) -q -p no:randomly
+	$(BIN)/python -m pytest tests_solvers -n $(JOBS) -q -p no:randomly --durations=25
 	$(BIN)/python -m pytest bench --ignore=bench/test_pitch --model oracle -n $(JOBS) -q --no-report \
 		--baseline reports/baselines/oracle.json --baseline-strict --gate 0.01
 	$(BIN)/python -m pytest bench --ignore=bench/test_pitch --model chance -n $(JOBS) -q --no-report -rN \
@@ -36,6 +36,11 @@ test: setup lint
 
 bench: setup
 	$(BIN)/python -m pytest bench --model $(MODEL) -n $(JOBS) -q -rN
+
+# every pitch stimulus of the full set against independent audio analysis (about 4 min of
+# CPU once the stimuli are cached; make test checks 4 items per experiment)
+labels: setup
+	EARTEST_LABEL_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_pitch_labels.py -n $(JOBS) -q -p no:randomly
 
 clean:
 	rm -rf $(VENV) .cache reports/out .pytest_cache .hypothesis

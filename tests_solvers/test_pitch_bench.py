@@ -19,7 +19,7 @@ from fixtures.pitch.catalog import EXPERIMENTS, pitch_items
 from fixtures.pitch.questions import notations_for
 
 REPO = Path(__file__).resolve().parent.parent
-SAMPLE = 3
+SAMPLE = 2
 
 
 @pytest.fixture(scope="module")
