@@ -109,6 +109,20 @@ def read_contour(value: str) -> tuple[list[str] | None, str | None]:
 
 # --- Chord qualities ---------------------------------------------------------------------------
 
+# The ten chord qualities of the pitch experiments, as semitones above the root (music
+# theory, shared by the item builders and the listener).
+CHORD_QUALITY_SEMITONES: dict[str, tuple[int, ...]] = {
+    "major": (0, 4, 7),
+    "minor": (0, 3, 7),
+    "diminished": (0, 3, 6),
+    "augmented": (0, 4, 8),
+    "dominant seventh": (0, 4, 7, 10),
+    "major seventh": (0, 4, 7, 11),
+    "minor seventh": (0, 3, 7, 10),
+    "half-diminished": (0, 3, 6, 10),
+    "sus2": (0, 2, 7),
+    "sus4": (0, 5, 7),
+}
 UNLISTED_QUALITY = "(unlisted quality)"
 CHORD_QUALITY_ALIASES: dict[str, tuple[str, ...]] = {
     "major": ("major", "maj", "M", "major triad"),
