@@ -1,9 +1,11 @@
 """Listener throughput in trials per second after warm-up, on N worker processes.
 
-    .venv/bin/python benchmarks/listener_speed.py [--jobs 2] [--pitch-sample 2]
+    .venv/bin/python benchmarks/listener_speed.py [--jobs 2] [--pitch-every 25 | --pitch-sample N]
 
-The trials are every core trial (1,008: all modalities, shots and strategies) and a stratified
-sample of the pitch experiments (``--pitch-sample`` items per experiment, every notation).
+The trials are every core trial (1,008: all modalities, shots and strategies) and pitch trials
+in the proportions of a full run: every ``--pitch-every``-th item of the whole pitch benchmark
+(sorted by id), in every notation it is asked in. ``--pitch-sample N`` takes N items per
+experiment instead, which over-weights the small experiments with long clips (F2's chorales).
 Each job runs its share the way an xdist worker does: it builds the listener once (model load
 and numba JIT: the warm-up, timed on its own), then runs ``run_trial`` on each trial in turn.
 
@@ -26,7 +28,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 
-def all_trials(pitch_sample: int) -> list:
+def all_trials(pitch_sample: int | None, pitch_every: int) -> list:
     from fixtures.backends.base import GenerationSettings
     from fixtures.pitch.catalog import EXPERIMENTS
     from fixtures.pitch.selection import selected_pitch_trials
@@ -40,6 +42,9 @@ def all_trials(pitch_sample: int) -> list:
     )
     core = [t for task in TASK_NAMES for t in selected_trials(selection, task)]
     pitch = [t for e in EXPERIMENTS for t in selected_pitch_trials(selection, e)]
+    if pitch_sample is None:
+        kept = set(sorted({t.item.item_id for t in pitch})[::pitch_every])
+        pitch = [t for t in pitch if t.item.item_id in kept]
     return core + pitch
 
 
@@ -58,12 +63,12 @@ def render_stimuli(trials: list) -> None:
 
 def run_share(args: tuple[int, int, int]) -> dict:
     """One worker: warm up, then run every ``jobs``-th trial; returns timings and tallies."""
-    job, jobs, pitch_sample = args
+    job, jobs, pitch_sample, pitch_every = args
     from fixtures.backends import make_backend
     from fixtures.backends.base import GenerationSettings
     from fixtures.runner import run_trial_sync
 
-    trials = all_trials(pitch_sample)[job::jobs]
+    trials = all_trials(pitch_sample, pitch_every)[job::jobs]
     started = time.perf_counter()
     backend = make_backend("listener")
     warm_up_s = time.perf_counter() - started
@@ -78,10 +83,11 @@ def run_share(args: tuple[int, int, int]) -> dict:
     return {"warm_up_s": warm_up_s, "tally": tally, "wall_s": time.perf_counter() - started}
 
 
-def run_pass(jobs: int, pitch_sample: int) -> dict:
+def run_pass(jobs: int, pitch_sample: int | None, pitch_every: int) -> dict:
     started = time.perf_counter()
     with ProcessPoolExecutor(max_workers=jobs) as pool:
-        shares = list(pool.map(run_share, [(j, jobs, pitch_sample) for j in range(jobs)]))
+        shares = list(pool.map(run_share,
+                               [(j, jobs, pitch_sample, pitch_every) for j in range(jobs)]))
     wall_s = time.perf_counter() - started
     warm_up_s = max(s["warm_up_s"] for s in shares)
     summary = {"warm_up_s": warm_up_s, "wall_s": wall_s}
@@ -111,20 +117,22 @@ def report(label: str, jobs: int, summary: dict) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default: 2)")
-    parser.add_argument("--pitch-sample", type=int, default=2,
-                        help="items per pitch experiment (default: 2)")
+    parser.add_argument("--pitch-every", type=int, default=25,
+                        help="every K-th item of the full pitch benchmark (default: 25)")
+    parser.add_argument("--pitch-sample", type=int, default=None,
+                        help="N items per pitch experiment instead of --pitch-every")
     parser.add_argument("--cache-dir", default=None,
                         help="stimulus/analysis cache to use (default: a fresh temporary one)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["EARTEST_CACHE_DIR"] = args.cache_dir or tmp
-        trials = all_trials(args.pitch_sample)
+        trials = all_trials(args.pitch_sample, args.pitch_every)
         started = time.perf_counter()
         render_stimuli(trials)
         print(f"rendered the stimuli of {len(trials)} trials in "
               f"{time.perf_counter() - started:.1f} s (not counted)")
         for label in ("cold", "warm"):
-            report(label, args.jobs, run_pass(args.jobs, args.pitch_sample))
+            report(label, args.jobs, run_pass(args.jobs, args.pitch_sample, args.pitch_every))
 
 
 if __name__ == "__main__":
