@@ -60,9 +60,11 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
 
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
-    from . import figures, html, mcq_tables, pitch_tables, stats
+    from . import controls, figures, html, mcq_tables, pitch_tables, stats
 
     out_dir.mkdir(parents=True, exist_ok=True)
+    control_summary = controls.control_summary(df)
+    df = controls.real_records(df)  # control trials are reported in controls.md only
     pitch = pitch_tables.pitch_records(df)
     pitch_summary = pitch_tables.pitch_summary(df)
     df = df.drop(index=pitch.index)  # the core tables, figures and GLMM are the three tasks'
@@ -90,6 +92,9 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     if not mcq_summary.empty:
         put("mcq.md", mcq_tables.mcq_markdown(mcq_summary))
         put("mcq.csv", mcq_summary.to_csv(index=False))
+    if not control_summary.empty:
+        put("controls.md", controls.controls_markdown(control_summary))
+        put("controls.csv", control_summary.to_csv(index=False))
     figure_paths = figures.write_figures(df, out_dir) if len(df) else {}
     written.update({path.name: path for path in figure_paths.values()})
     put(
@@ -104,6 +109,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
                 "glmm": None if glmm is None else frame_rows(glmm),
                 "pitch": frame_rows(pitch_summary) if not pitch.empty else [],
                 "mcq": frame_rows(mcq_summary) if not mcq_summary.empty else [],
+                "controls": frame_rows(control_summary),
             },
             indent=2,
             sort_keys=True,
@@ -128,6 +134,10 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "counts in each category and dimension it covers; chance is 1 / number of options."
         )
         report_tables["Multiple-choice datasets (MuChoMusic / WildScore layouts)"] = mcq_table
+    if not control_summary.empty:
+        control_table = controls.controls_table(control_summary)
+        control_table.attrs["caption"] = controls.CAPTION
+        report_tables["Audio-attention controls"] = control_table
     if glmm is not None:
         glmm.attrs["caption"] = (
             "Per task: logistic mixed model correct ~ model * modality + (1 | stimulus), "

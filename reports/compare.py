@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from .controls import real_records
 from .stats import format_comparison, paired_comparison
 from .tables import load_records
 
@@ -29,7 +30,8 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
     ValueError
         For malformed records, or runs that disagree on a trial's cell.
     """
-    df_a, df_b = load_records(run_a), load_records(run_b)
+    # control trials (reports.controls) would share their real trials' cells: left out
+    df_a, df_b = real_records(load_records(run_a)), real_records(load_records(run_b))
     header = [
         f"A: {run_a}  ({len(df_a)} trials; {_models(df_a)})",
         f"B: {run_b}  ({len(df_b)} trials; {_models(df_b)})",

@@ -161,23 +161,25 @@ class RecordPlugin:
         self.writer.close()
         if not self.writer.count:
             return
-        from . import artifacts, tables
+        from . import artifacts, controls, tables
         from . import baseline as baseline_plugin
 
         df = tables.load_records(self.writer.path)
         config = self.config
-        self.lines += compact_table(artifacts.pooled_by_modality(tables.cell_summary(df)))
+        real = controls.real_records(df)  # control trials have their own table and lines
+        self.lines += compact_table(artifacts.pooled_by_modality(tables.cell_summary(real)))
+        self.lines += controls.terminal_lines(controls.control_summary(df))
         if not config.getoption("no_report"):
             header = run_header(config, self.writer.run_dir, self.started)
             written = artifacts.write_artifacts(df, self.writer.run_dir, header)
             self.lines.append(f"eartest: report in {written['report.html']}")
         save_to = config.getoption("baseline_save")
         if save_to:
-            baseline_plugin.save_baseline(df, Path(save_to))
+            baseline_plugin.save_baseline(real, Path(save_to))
             self.lines.append(f"eartest: baseline saved to {save_to}")
         baseline = config.stash.get(baseline_plugin.BASELINE_KEY, None)
         if baseline is not None:
-            self._apply_baseline(session, baseline, df)
+            self._apply_baseline(session, baseline, real)
 
     def _apply_baseline(self, session: pytest.Session, baseline, df) -> None:
         from . import baseline as baseline_plugin
