@@ -180,6 +180,15 @@ def _ordered(values: Iterable[str], canonical: Sequence[str], keep_canonical: bo
 # --- Table 1 -----------------------------------------------------------------------------------
 
 
+def chance_levels(header: Mapping) -> dict[str, float]:
+    """Each core task's chance level for this run: 1 / options offered, which a stimuli
+    manifest with fewer labels narrows (recorded in the run header)."""
+    manifest = (header.get("options") or {}).get("stimuli_manifest") or {}
+    narrowed = {task: 1 / len(answers)
+                for task, answers in (manifest.get("offered_answers") or {}).items() if answers}
+    return {**CHANCE, **narrowed}
+
+
 def table1(
     summary: pd.DataFrame,
     chance: Mapping[str, float] = CHANCE,

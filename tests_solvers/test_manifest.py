@@ -337,3 +337,17 @@ def test_oracle_reply_for_a_recording_without_transcription_gives_the_true_answe
                 assert definition.solve(parsed) == item.answer
             else:
                 assert definition.extract_answer(reply.correct_reply) == item.answer
+
+
+def test_the_selection_takes_the_core_items_from_the_manifest(tmp_path: Path):
+    from fixtures.plugin import Selection, selected_trials
+
+    manifest = _major_minor_manifest(tmp_path)
+    selection = Selection(("oracle",), ("audio",), ("zero",), ("cot",), GenerationSettings(),
+                          manifest=manifest)
+    trials = selected_trials(selection, "chord")
+    assert [t.item for t in trials] == list(manifest.items)
+    assert [t.test_id for t in trials][:1] == ["oracle-audio-zero-cot-c0"]
+    assert selected_trials(selection, "syncopation") == []
+    built_in = Selection(("oracle",), ("audio",), ("zero",), ("cot",), GenerationSettings())
+    assert len(selected_trials(built_in, "chord")) == 44
