@@ -80,7 +80,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         path.write_text(text, encoding="utf-8")
         written[name] = path
 
-    table1_md = tables.table1_markdown(summary)
+    chance = tables.chance_levels(header)
+    table1_md = tables.table1_markdown(summary, chance)
     put("table1.md", table1_md + "\n")
     put("table1.csv", tables.table1_csv(summary))
     put("transcription_f1.csv", f1_by_model.reset_index().to_csv(index=False))
@@ -117,7 +118,9 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         )
         + "\n",
     )
-    report_tables: dict[str, pd.DataFrame | str] = dict(html.report_tables(df)) if len(df) else {}
+    report_tables: dict[str, pd.DataFrame | str] = (
+        dict(html.report_tables(df, chance)) if len(df) else {}
+    )
     if not pitch.empty:
         pitch_table = pitch_tables.pitch_table(pitch_summary)
         pitch_table.attrs["caption"] = (

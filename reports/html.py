@@ -24,7 +24,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED
 
-from .tables import SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
+from .tables import CHANCE, SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
 
 PathLike = str | os.PathLike[str]
 
@@ -78,7 +78,9 @@ p.note { color: #555; }
 # --- The standard tables -----------------------------------------------------------------------
 
 
-def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
+def report_tables(
+    df: pd.DataFrame, chance: Mapping[str, float] = CHANCE
+) -> dict[str, pd.DataFrame]:
     """The tables a run report shows, by section title, built from trial records.
 
     * Table 1 -- accuracy with Wilson 95 % interval and n per design cell, as in the paper.
@@ -93,7 +95,7 @@ def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
     DataFrame's caption above the table.
     """
     summary = cell_summary(df)
-    accuracy = table1(summary)
+    accuracy = table1(summary, chance)
     accuracy.attrs["caption"] = (
         "Cell: accuracy in percent [Wilson 95 % interval] and n, the trials counted; excl=k "
         "when k trials were left out of the denominator. The last row is each task's chance."
@@ -103,6 +105,11 @@ def report_tables(df: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "Micro-averaged over LogicLM trials pooled across models and shots; accuracy is the "
         "decision accuracy of the same trials."
     )
+    if f1.attrs.get("without_truth"):
+        f1.attrs["caption"] += (
+            f" {f1.attrs['without_truth']} LogicLM trials on recordings without a transcription "
+            "in their manifest are not scored here: they have no true transcription."
+        )
     return {
         "Table 1: accuracy (%)": accuracy,
         "Instruction-following rate (%)": _ifr_grid(summary, accuracy),

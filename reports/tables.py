@@ -180,6 +180,15 @@ def _ordered(values: Iterable[str], canonical: Sequence[str], keep_canonical: bo
 # --- Table 1 -----------------------------------------------------------------------------------
 
 
+def chance_levels(header: Mapping) -> dict[str, float]:
+    """Each core task's chance level for this run: 1 / options offered, which a stimuli
+    manifest with fewer labels narrows (recorded in the run header)."""
+    manifest = (header.get("options") or {}).get("stimuli_manifest") or {}
+    narrowed = {task: 1 / len(answers)
+                for task, answers in (manifest.get("offered_answers") or {}).items() if answers}
+    return {**CHANCE, **narrowed}
+
+
 def table1(
     summary: pd.DataFrame,
     chance: Mapping[str, float] = CHANCE,
@@ -272,11 +281,17 @@ def transcription_f1(df: pd.DataFrame, by_model: bool = False) -> pd.DataFrame:
     both), the true answer "yes"/"no" for transposition, and the true chord quality for chord.
     ``accuracy`` is the decision accuracy of the same trials. Trials excluded from accuracy
     (no output) are excluded here too; a trial whose schema never parsed counts every true
-    note as a false negative.
+    note as a false negative. Trials without a true transcription (a manifest's recordings
+    given without one) have nothing to be scored against and are left out;
+    ``attrs["without_truth"]`` counts them.
     """
     keys = ["model"] if by_model else []
     keys += ["task", "label", "modality"]
     logiclm = df[(df["strategy"] == "logiclm") & ~df["error_class"].isin(DENOMINATOR_EXCLUDED)]
+    truths = logiclm.get("truth_transcription", pd.Series([[0]] * len(logiclm), dtype=object))
+    has_truth = truths.map(lambda t: isinstance(t, list) and bool(t)).to_numpy(dtype=bool)
+    without_truth = int((~has_truth).sum())
+    logiclm = logiclm[has_truth]
     totals: dict[tuple, list[int]] = {}
     for record in logiclm.to_dict("records"):
         counts = transcription_counts(
@@ -303,7 +318,9 @@ def transcription_f1(df: pd.DataFrame, by_model: bool = False) -> pd.DataFrame:
     columns = [*keys, "n_trials", "tp", "fp", "fn", "precision", "recall", "f1", "accuracy"]
     table = pd.DataFrame(rows, columns=columns)
     table = table.sort_values(keys, key=_rank, kind="stable", ignore_index=True)
-    return table.set_index(keys)
+    table = table.set_index(keys)
+    table.attrs["without_truth"] = without_truth
+    return table
 
 
 def _label(record: Mapping, count_key: str) -> str:

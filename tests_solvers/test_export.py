@@ -51,7 +51,7 @@ def test_export_writes_every_file_and_a_manifest_row_per_item(tmp_path: Path) ->
             assert data == source.read_bytes()
     written = {path.name for path in tmp_path.iterdir()}
     want = {f"{item.item_id}.{ext}" for item in items for ext in ("wav", "mid")}
-    assert written == want | {"manifest.jsonl"}
+    assert written == want | {"manifest.jsonl", "stimuli.csv", "stimuli"}
 
 
 def test_two_clip_items_get_a_and_b_files(tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -59,7 +59,7 @@ def test_two_clip_items_get_a_and_b_files(tmp_path: Path, capsys: pytest.Capture
     names = sorted(path.name for path in tmp_path.iterdir())
     ids = [item.item_id for item in items_for("transposition", "fewshot")]
     want = sorted(f"{i}_{ab}.{ext}" for i in ids for ab in "ab" for ext in ("wav", "mid"))
-    assert names == sorted(want + ["manifest.jsonl"])
+    assert names == sorted(want + ["manifest.jsonl", "stimuli", "stimuli.csv"])
     assert "[2/2]" in capsys.readouterr().err
 
 
