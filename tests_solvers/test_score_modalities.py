@@ -7,10 +7,17 @@ from __future__ import annotations
 import asyncio
 import base64
 
+import pandas as pd
 import pytest
 
 from fixtures.backends import make_backend
-from fixtures.backends.base import GenerationSettings, MediaPart, TextPart
+from fixtures.backends.base import (
+    GenerationSettings,
+    MediaPart,
+    Response,
+    TextPart,
+    UnsupportedInput,
+)
 from fixtures.backends.gemini import GeminiBackend
 from fixtures.backends.openai_compat import OpenAICompatBackend
 from fixtures.backends.options import BackendOptions
@@ -25,8 +32,10 @@ from fixtures.tasks.prompting import (
     build_request,
     identifiers,
 )
+from reports.tables import cell_summary, table1
 from tests_solvers.fakes.gemini_server import FakeGeminiServer, decode_bytes, field_of
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
+from tests_solvers.test_tables import failed, make_record
 
 SETTINGS = GenerationSettings()
 FAST = RetryPolicy(max_attempts=2, max_total_s=5.0, initial_delay_s=0.001, max_delay_s=0.01)
@@ -135,3 +144,44 @@ def test_openai_compat_sends_score_images_as_data_urls() -> None:
     png = request.media_parts()[0].read_bytes()
     assert image == {"type": "image_url", "image_url": {
         "url": "data:image/png;base64," + base64.b64encode(png).decode()}}
+
+
+def test_table1_adds_score_and_none_rows_after_the_papers_grid_only_when_run() -> None:
+    records = [make_record(f"c{i}", modality=modality, correct=i % 2 == 0)
+               for modality in ("none", "score") for i in range(4)]
+    records.append(failed("c9", "unsupported_input", modality="score", model="qwen"))
+    table = table1(cell_summary(pd.DataFrame(records)))
+    modalities = list(dict.fromkeys(table.index.get_level_values("Modality")))
+    assert modalities == ["audio", "midi", "score", "none", "Chance"]
+    assert table.loc[("score", "zero", "standalone"), ("chord", "m")] == (
+        "50.0 [15.0, 85.0] n=4")
+    assert table.loc[("score", "zero", "standalone"), ("chord", "qwen")] == "n/a n=0 excl=1"
+    paper_only = table1(cell_summary(pd.DataFrame([make_record("c1", modality="audio")])))
+    assert list(dict.fromkeys(paper_only.index.get_level_values("Modality"))) == [
+        "audio", "midi", "Chance"]
+
+
+class _AudioOnly:
+    """A stand-in for an audio-only model: refuses any request that carries an image."""
+
+    name = model_id = "audio-only"
+    offline = True
+    max_audio_parts = None
+
+    async def generate(self, request):
+        if any(p.kind == "image" for p in request.media_parts()):
+            raise UnsupportedInput("audio-only: this model takes no images")
+        return Response(text="Final Answer: A")
+
+
+def test_an_image_the_model_cannot_take_is_recorded_as_unsupported_input() -> None:
+    item = items_for("chord", "test")[0]
+    result = run_trial_sync(_AudioOnly(), Trial("audio-only", "score", "zero", "cot", item),
+                            SETTINGS)
+    record = result.record()
+    assert (record["error_class"], record["correct"]) == ("unsupported_input", False)
+    assert record["turns"][0]["finish_reason"] == "unsupported"
+    assert "takes no images" in record["turns"][0]["error"]
+    audio = run_trial_sync(_AudioOnly(), Trial("audio-only", "audio", "zero", "cot", item),
+                           SETTINGS)
+    assert audio.error_class is None
