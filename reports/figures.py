@@ -41,8 +41,10 @@ FIGURE_FILES = {
 MODALITY_STYLE = {
     "audio": {"color": "#0072B2", "marker": "o", "fill": True},
     "midi": {"color": "#E69F00", "marker": "s", "fill": False},
+    "score": {"color": "#009E73", "marker": "D", "fill": True},
+    "none": {"color": "#7F7F7F", "marker": "v", "fill": False},  # the no-stimulus floor
 }
-EXTRA_MODALITY_COLORS = ("#009E73", "#CC79A7", "#56B4E9")
+EXTRA_MODALITY_COLORS = ("#CC79A7", "#56B4E9", "#D55E00")
 TASK_COLORS = {"syncopation": "#D55E00", "transposition": "#009E73", "chord": "#CC79A7"}
 EXTRA_TASK_COLORS = ("#0072B2", "#E69F00", "#56B4E9", "#000000")
 PNG_METADATA = {"Software": None}
@@ -128,8 +130,9 @@ def accuracy_by_modality(df: pd.DataFrame) -> Figure:
     handles.append(Line2D([], [], color="0.35", linestyle="--", label="chance level"))
     figure.legend(handles=handles, loc="outside lower center", ncol=len(handles), fontsize=9,
                   frameon=False)
+    counted = " / ".join("MIDI" if m == "midi" else m for m in modalities)
     figure.suptitle("Accuracy by modality, pooled over shots and strategies "
-                    "(n = audio / MIDI trials counted)", fontsize=12)
+                    f"(n = {counted} trials counted)", fontsize=12)
     return figure
 
 

@@ -28,12 +28,14 @@ from solvers.metrics import (
 
 CELL_KEYS = ("model", "task", "modality", "shot", "strategy")
 TASK_ORDER = ("syncopation", "transposition", "chord")
-MODALITY_ORDER = ("audio", "midi")
+MODALITY_ORDER = ("audio", "midi", "score", "none")
+TABLE1_MODALITIES = ("audio", "midi")  # the paper's grid: always shown, even when not run
 SHOT_ORDER = ("zero", "few")
 STRATEGY_ORDER = ("standalone", "cot", "logiclm")
 ERROR_CLASSES = (
     "no_final_answer", "schema_parse", "schema_structural", "schema_domain", "undecidable",
     "token_limit", "empty_output", "safety_block", "recitation_block", "backend_error",
+    "unsupported_input",
 )
 CHANCE = {"syncopation": 0.20, "transposition": 0.50, "chord": 0.25}
 CHORD_QUALITY_BY_LETTER = {letter: quality for quality, letter in CHORD_LETTER_BY_QUALITY.items()}
@@ -197,7 +199,8 @@ def table1(
     """The paper's Table 1 as formatted strings, built from :func:`cell_summary`.
 
     Rows are always the full design grid (audio/midi × zero/few × standalone/cot/logiclm), so
-    a cell that was not run shows as empty instead of silently vanishing; a final "Chance" row
+    a cell that was not run shows as empty instead of silently vanishing (score and none rows
+    follow when those modalities were run); a final "Chance" row
     gives each task's chance level. Columns are (task, model) for the tasks present, in the
     paper's task order. A cell reads ``85.0 [64.0, 94.8] n=20``: accuracy and Wilson 95 %
     interval in percent, then the denominator; ``excl=k`` is appended when k trials were
@@ -209,7 +212,7 @@ def table1(
         models = list(dict.fromkeys(index.get_level_values("model")))
     rows = [
         (modality, shot, strategy)
-        for modality in _ordered(index.get_level_values("modality"), MODALITY_ORDER, True)
+        for modality in _table1_modalities(index.get_level_values("modality"))
         for shot in _ordered(index.get_level_values("shot"), SHOT_ORDER, True)
         for strategy in _ordered(index.get_level_values("strategy"), STRATEGY_ORDER, True)
     ]
@@ -230,6 +233,13 @@ def table1(
         columns=columns,
     )
     return table
+
+
+def _table1_modalities(values: Iterable[str]) -> list[str]:
+    """The paper's modalities always, score and none (and anything else) only when run."""
+    present = set(values)
+    shown = [m for m in MODALITY_ORDER if m in TABLE1_MODALITIES or m in present]
+    return shown + sorted(present - set(MODALITY_ORDER))
 
 
 def _format_cell(summary: pd.DataFrame, key: tuple[str, ...]) -> str:

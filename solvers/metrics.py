@@ -10,8 +10,9 @@ There is exactly one rule for what counts towards accuracy, shared by every tabl
 
 * Excluded from the denominator (but counted and shown next to it): trials whose output was
   cut by the token limit or came back empty -- the paper's *EffectiveTotal* subtracts these
-  "token-limited events" -- and provider failures that produced no output at all. Those say
-  nothing about what the model heard. Their error classes are :data:`DENOMINATOR_EXCLUDED`.
+  "token-limited events" -- provider failures that produced no output at all, and requests the
+  model cannot take (a score image for an audio-only model). Those say nothing about what the
+  model heard. Their error classes are :data:`DENOMINATOR_EXCLUDED`.
 * Everything else the model produced counts. An answer that cannot be parsed, a LogicLM schema
   that stays invalid after repair, or a transcription the solver cannot decide is the model's
   failure and counts as wrong. A safety or recitation block is also the model's own output (it
@@ -27,7 +28,9 @@ from statistics import NormalDist
 
 from .logic import is_offbeat
 
-DENOMINATOR_EXCLUDED: frozenset[str] = frozenset({"token_limit", "empty_output", "backend_error"})
+DENOMINATOR_EXCLUDED: frozenset[str] = frozenset(
+    {"token_limit", "empty_output", "backend_error", "unsupported_input"}
+)
 """Error classes left out of accuracy's denominator (see the module docstring for the policy)."""
 
 Counts = tuple[int, int, int]

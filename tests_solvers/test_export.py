@@ -17,9 +17,11 @@ import pytest
 
 from fixtures.__main__ import main
 from fixtures.stimuli import midi_path, wav_path
+from fixtures.stimuli.engrave import score_png_path
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+EXTENSIONS = ("wav", "mid", "png")  # audio, MIDI and score modalities of every core clip
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
@@ -43,14 +45,15 @@ def test_export_writes_every_file_and_a_manifest_row_per_item(tmp_path: Path) ->
     for item, row in zip(items, rows, strict=True):
         files = row.pop("files")
         assert row == json.loads(json.dumps(item.manifest_row()))
-        assert [f["name"] for f in files] == [f"{item.item_id}.wav", f"{item.item_id}.mid"]
-        sources = (wav_path(item.clips[0]), midi_path(item.clips[0]))
+        assert [f["name"] for f in files] == [f"{item.item_id}.{ext}" for ext in EXTENSIONS]
+        clip = item.clips[0]
+        sources = (wav_path(clip), midi_path(clip), score_png_path(clip))
         for entry, source in zip(files, sources, strict=True):
             data = (tmp_path / entry["name"]).read_bytes()
             assert hashlib.sha256(data).hexdigest() == entry["sha256"]
             assert data == source.read_bytes()
     written = {path.name for path in tmp_path.iterdir()}
-    want = {f"{item.item_id}.{ext}" for item in items for ext in ("wav", "mid")}
+    want = {f"{item.item_id}.{ext}" for item in items for ext in EXTENSIONS}
     assert written == want | {"manifest.jsonl", "stimuli.csv", "stimuli"}
 
 
@@ -58,7 +61,7 @@ def test_two_clip_items_get_a_and_b_files(tmp_path: Path, capsys: pytest.Capture
     assert main(["export", str(tmp_path), "--task", "transposition", "--split", "fewshot"]) == 0
     names = sorted(path.name for path in tmp_path.iterdir())
     ids = [item.item_id for item in items_for("transposition", "fewshot")]
-    want = sorted(f"{i}_{ab}.{ext}" for i in ids for ab in "ab" for ext in ("wav", "mid"))
+    want = sorted(f"{i}_{ab}.{ext}" for i in ids for ab in "ab" for ext in EXTENSIONS)
     assert names == sorted(want + ["manifest.jsonl", "stimuli", "stimuli.csv"])
     assert "[2/2]" in capsys.readouterr().err
 

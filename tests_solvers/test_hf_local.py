@@ -33,6 +33,7 @@ from fixtures.backends.base import (
     Request,
     TextPart,
     Turn,
+    UnsupportedInput,
 )
 from fixtures.backends.hf_local import HFLocalBackend
 from fixtures.backends.options import BackendOptions
@@ -350,7 +351,7 @@ def test_stereo_audio_is_downmixed_and_resampled(model_dirs, tmp_path, monkeypat
 def test_clear_errors(model_dirs, tmp_path):
     backend = _backend(model_dirs["qwen2_audio"])
     image = MediaPart(tmp_path / "score.png", "0" * 64, "image/png")
-    with pytest.raises(BackendError, match="takes no images"):
+    with pytest.raises(UnsupportedInput, match="takes no images"):
         run_sync(backend.generate(_request(image)))
     too_long = _wav(tmp_path / "long.wav", 31.0, 8_000)
     with pytest.raises(BackendError, match="at most 30 s"):
@@ -366,6 +367,16 @@ def test_clear_errors(model_dirs, tmp_path):
         _backend(llama)
     with pytest.raises(BackendError, match="unknown dtype"):
         _backend(model_dirs["qwen2_audio"], hf_dtype="float33")
+
+
+def test_score_trials_are_recorded_as_unsupported_and_none_trials_run(model_dirs):
+    backend = _backend(model_dirs["qwen2_audio"])
+    item = items_for("chord", "test")[0]
+    score = run_trial_sync(backend, Trial("hf", "score", "few", "cot", item), SETTINGS)
+    assert (score.error_class, score.correct) == ("unsupported_input", False)
+    assert "takes no images" in score.error_message
+    none_trial = Trial("hf", "none", "zero", "standalone", item)
+    _check(run_trial_sync(backend, none_trial, SETTINGS), none_trial, backend.model_id)
 
 
 def test_incomplete_checkpoint_is_refused(model_dirs, tmp_path):

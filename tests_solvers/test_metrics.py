@@ -188,7 +188,9 @@ def test_unknown_task_is_rejected():
 
 
 def test_denominator_policy_members():
-    assert DENOMINATOR_EXCLUDED == {"token_limit", "empty_output", "backend_error"}
+    assert DENOMINATOR_EXCLUDED == {
+        "token_limit", "empty_output", "backend_error", "unsupported_input"
+    }
     for counted in ("no_final_answer", "undecidable", "safety_block", "recitation_block"):
         assert counted not in DENOMINATOR_EXCLUDED
 
