@@ -34,10 +34,10 @@ def all_trials(pitch_sample: int | None, pitch_every: int) -> list:
     from fixtures.pitch.selection import selected_pitch_trials
     from fixtures.plugin import Selection, selected_trials
     from fixtures.tasks.catalog import TASK_NAMES
-    from fixtures.tasks.prompting import MODALITIES, SHOTS, STRATEGIES
+    from fixtures.tasks.prompting import DEFAULT_MODALITIES, SHOTS, STRATEGIES
 
     selection = Selection(
-        models=("listener",), modalities=MODALITIES, shots=SHOTS, strategies=STRATEGIES,
+        models=("listener",), modalities=DEFAULT_MODALITIES, shots=SHOTS, strategies=STRATEGIES,
         settings=GenerationSettings(), pitch_sample=pitch_sample,
     )
     core = [t for task in TASK_NAMES for t in selected_trials(selection, task)]
