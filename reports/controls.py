@@ -25,7 +25,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, exact_binomial_sf
 
-from .tables import CELL_KEYS, CHANCE, _md_row, _rank
+from .tables import CELL_KEYS, CHANCE, markdown_table, order_rank
 
 ALPHA = 0.05
 REAL = "real"
@@ -110,7 +110,7 @@ def control_summary(df: pd.DataFrame) -> pd.DataFrame:
     rows = [{**dict(zip(CONTROL_KEYS, key, strict=True)), **_tally(cell)}
             for key, cell in pairs.groupby(list(CONTROL_KEYS), sort=False)]
     table = pd.DataFrame(rows, columns=list(COLUMNS))
-    return table.sort_values(list(CONTROL_KEYS), key=_rank, kind="stable", ignore_index=True)
+    return table.sort_values(list(CONTROL_KEYS), key=order_rank, kind="stable", ignore_index=True)
 
 
 def _tally(cell: pd.DataFrame) -> dict:
@@ -187,8 +187,7 @@ def controls_markdown(summary: pd.DataFrame) -> str:
     if table.empty:
         return ""
     flat = table.reset_index()
-    lines = [CAPTION, "", _md_row(flat.columns), _md_row(["---"] * len(flat.columns))]
-    lines += [_md_row(row) for row in flat.values]
+    lines = [CAPTION, "", *markdown_table(flat.columns, flat.values)]
     return "\n".join(lines) + "\n"
 
 

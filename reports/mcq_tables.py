@@ -17,6 +17,8 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 
+from .tables import markdown_table
+
 GROUP_KINDS = ("all", "category", "subcategory")
 KEYS = ("model", "dataset", "condition", "shot")
 SUMMARY_COLUMNS = (*KEYS, "group_kind", "group", "n_trials", "n_excluded", "n", "correct",
@@ -106,7 +108,4 @@ def mcq_markdown(summary: pd.DataFrame) -> str:
     if table.empty:
         return ""
     flat = table.reset_index()
-    header = list(flat.columns)
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in flat.values]
-    return "\n".join(lines) + "\n"
+    return "\n".join(markdown_table(flat.columns, flat.values)) + "\n"

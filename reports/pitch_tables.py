@@ -16,6 +16,8 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 
+from .tables import markdown_table
+
 ANY_NOTATIONS = ("midi", "spn", "hz")  # octave-bearing notations pooled into "any"
 NOTATION_COLUMNS = ("midi", "spn", "hz", "solfege", "plain")
 OUTSIDE_MEAN = ("d7b", "a1mcq")
@@ -169,9 +171,8 @@ def pitch_markdown(df: pd.DataFrame) -> str:
     if table.empty:
         return ""
     header = ["experiment", *(f"{m} / {n}" for m, n in table.columns)]
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join([str(i), *map(str, v)]) + " |"
-              for i, v in zip(table.index, table.values, strict=True)]
+    lines = markdown_table(header, ([i, *v] for i, v in zip(table.index, table.values,
+                                                             strict=True)))
     inflation = mcq_inflation(df)
     if not inflation.empty:
         lines += ["", "| model | condition | accuracy | n | gain |", "|---|---|---|---|---|"]

@@ -160,14 +160,14 @@ def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
     summary = pd.DataFrame(rows, columns=columns)
     summary = summary.sort_values(
         list(CELL_KEYS),
-        key=_rank,
+        key=order_rank,
         kind="stable",
         ignore_index=True,
     )
     return summary.set_index(list(CELL_KEYS))
 
 
-def _rank(col: pd.Series) -> pd.Series:
+def order_rank(col: pd.Series) -> pd.Series:
     """Sort key for one axis: the paper's order first, anything else alphabetically after."""
     order = _ordered(col, CANONICAL_ORDER.get(str(col.name), ()), keep_canonical=True)
     return col.map({value: position for position, value in enumerate(order)})
@@ -263,14 +263,19 @@ def table1_markdown(
     """Table 1 as a GitHub-flavoured Markdown table (one header row: ``task / model``)."""
     table = table1(summary, chance, models)
     header = [*table.index.names, *(f"{task} / {model}" for task, model in table.columns)]
-    lines = [_md_row(header), _md_row(["---"] * len(header))]
     rows = zip(table.index, table.values, strict=True)
-    lines += [_md_row([*key, *values]) for key, values in rows]
-    return "\n".join(lines) + "\n"
+    return "\n".join(markdown_table(header, ([*key, *values] for key, values in rows))) + "\n"
 
 
-def _md_row(cells: Iterable[object]) -> str:
+def md_row(cells: Iterable[object]) -> str:
+    """One Markdown table row, pipes in cells escaped."""
     return "| " + " | ".join(str(c).replace("|", "\\|") for c in cells) + " |"
+
+
+def markdown_table(header: Iterable[object], rows: Iterable[Iterable[object]]) -> list[str]:
+    """The lines of a GitHub Markdown table: header, separator, rows (every report table)."""
+    header = list(header)
+    return [md_row(header), md_row(["---"] * len(header)), *(md_row(row) for row in rows)]
 
 
 def table1_csv(summary: pd.DataFrame) -> str:
@@ -327,7 +332,7 @@ def transcription_f1(df: pd.DataFrame, by_model: bool = False) -> pd.DataFrame:
         )
     columns = [*keys, "n_trials", "tp", "fp", "fn", "precision", "recall", "f1", "accuracy"]
     table = pd.DataFrame(rows, columns=columns)
-    table = table.sort_values(keys, key=_rank, kind="stable", ignore_index=True)
+    table = table.sort_values(keys, key=order_rank, kind="stable", ignore_index=True)
     table = table.set_index(keys)
     table.attrs["without_truth"] = without_truth
     return table
