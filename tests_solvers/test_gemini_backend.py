@@ -113,20 +113,24 @@ def test_audio_request_body_carries_inline_wav(server, audio_request):
     assert server.upload_count == 0
 
 
-def sdk_typed_body(server: FakeGeminiServer, request: Request, **config_extra) -> dict:
-    """What the SDK sends for ``request`` built from its pydantic types (``types.Part``,
-    ``types.GenerateContentConfig``), the way its documentation writes requests."""
+def sdk_typed_body(
+    server: FakeGeminiServer, request: Request, uris: dict[str, str] | None = None, **config_extra
+) -> dict:
+    """What the SDK's ``models.generate_content`` sends for ``request`` built from its pydantic
+    types (``types.Part``, ``types.GenerateContentConfig``), the way its documentation writes
+    requests; media by URI when ``uris`` (sha256 -> file URI) is given."""
     from google import genai
     from google.genai import types
 
-    contents = [
-        types.Content(role=turn.role, parts=[
-            types.Part.from_text(text=p.text) if isinstance(p, TextPart)
-            else types.Part.from_bytes(data=p.read_bytes(), mime_type=p.mime_type)
-            for p in turn.parts
-        ])
-        for turn in request.turns
-    ]
+    def part_of(p):
+        if isinstance(p, TextPart):
+            return types.Part.from_text(text=p.text)
+        if uris is not None:
+            return types.Part.from_uri(file_uri=uris[p.sha256], mime_type=p.mime_type)
+        return types.Part.from_bytes(data=p.read_bytes(), mime_type=p.mime_type)
+
+    contents = [types.Content(role=turn.role, parts=[part_of(p) for p in turn.parts])
+                for turn in request.turns]
     s = request.settings
     config = types.GenerateContentConfig(
         system_instruction=request.system, temperature=s.temperature, top_p=s.top_p,
@@ -145,23 +149,34 @@ def sdk_typed_body(server: FakeGeminiServer, request: Request, **config_extra) -
     return server.requests_of("generate")[-1].json
 
 
-@pytest.mark.parametrize("which", ["midi", "audio"])
-def test_dict_requests_put_the_same_json_on_the_wire_as_sdk_types(
-    server, midi_request, audio_request, which
-):
-    """The backend hands the SDK dicts (much cheaper for it to validate); the JSON sent must
-    be exactly what the SDK's own pydantic types produce."""
-    request = midi_request if which == "midi" else audio_request
-    run(make(server, thinking_budget=128).generate(request))
-    ours = server.requests_of("generate")[-1].json
+def sent_file_uris(body: dict, request: Request) -> dict[str, str]:
+    """sha256 -> the file URI a Files-API request body gave for that media part."""
+    uris = {}
+    for content, turn in zip(body["contents"], request.turns, strict=True):
+        for part_json, part in zip(content["parts"], turn.parts, strict=True):
+            if isinstance(part, MediaPart):
+                uris[part.sha256] = field_of(field_of(part_json, "fileData"), "fileUri")
+    return uris
+
+
+@pytest.mark.parametrize("which", ["midi", "audio", "files"])
+def test_rest_body_is_what_the_sdk_would_send(server, midi_request, audio_request, which):
+    """The backend writes the REST body itself (the SDK's conversion costs milliseconds of
+    CPU a request); the JSON on the wire must be exactly what the SDK's typed path sends."""
     from google.genai import types
 
-    thinking = types.ThinkingConfig(thinking_budget=128)
-    assert ours == sdk_typed_body(server, request, thinking_config=thinking)
-    run(make(server, thinking_level="high").generate(request))
-    ours = server.requests_of("generate")[-1].json
-    thinking = types.ThinkingConfig(thinking_level=types.ThinkingLevel.HIGH)
-    assert ours == sdk_typed_body(server, request, thinking_config=thinking)
+    request = midi_request if which == "midi" else audio_request
+    limit = {"inline_limit_bytes": 1000} if which == "files" else {}
+    for option, thinking in [
+        ({"thinking_budget": 128}, types.ThinkingConfig(thinking_budget=128)),
+        ({"thinking_level": "high"}, types.ThinkingConfig(thinking_level=types.ThinkingLevel.HIGH)),
+    ]:
+        run(make(server, **option, **limit).generate(request))
+        ours = server.requests_of("generate")[-1].json
+        uris = sent_file_uris(ours, request) if which == "files" else None
+        assert ours == sdk_typed_body(server, request, uris, thinking_config=thinking)
+    if which == "files":
+        assert server.upload_count >= 5
 
 
 @pytest.mark.parametrize(
@@ -230,6 +245,14 @@ def test_malformed_json_is_retried(server, midi_request):
     server.script(fake.malformed_json(), fake.reply("fine now"))
     assert run(make(server).generate(midi_request)).text == "fine now"
     assert server.generate_count == 2
+
+
+def test_json_of_the_wrong_shape_is_retried(server, midi_request):
+    """Valid JSON that is not a GenerateContentResponse (a proxy's page, a changed API)."""
+    server.script(fake.Action(body={"candidates": [{"content": {"parts": "oops"}}]}),
+                  fake.Action(body={"candidates": "none"}), fake.reply("fine now"))
+    assert run(make(server).generate(midi_request)).text == "fine now"
+    assert server.generate_count == 3
 
 
 def test_persistent_malformed_json_ends_in_backend_error(server, midi_request):
@@ -362,6 +385,40 @@ def test_the_key_never_leaks(server, midi_request):
     texts.append(repr(vars(backend)))
     assert any("[redacted]" in t for t in texts)
     assert not [t for t in texts if KEY in t]
+
+
+# -- proxies from the environment -------------------------------------------------------------
+def test_an_environment_proxy_is_used(server, midi_request, monkeypatch):
+    """HTTP(S)_PROXY is honoured, as by the SDK's own session: here the fake server is the
+    proxy for an API host that does not resolve."""
+    for name in ("NO_PROXY", "no_proxy", "ALL_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("HTTP_PROXY", server.base_url)
+    options = BackendOptions(base_url="http://gemini.invalid", retry=FAST)
+    backend = GeminiBackend("gemini-test", MODEL, KEY, options)
+    assert run(backend.generate(midi_request)).text == fake.DEFAULT_TEXT
+    (sent,) = server.requests
+    assert sent.headers["host"] == "gemini.invalid"
+    assert sent.path == f"/v1beta/models/{MODEL}:generateContent"
+
+
+@pytest.mark.parametrize(
+    ("env", "url", "proxied"),
+    [({}, "https://generativelanguage.googleapis.com/", False),
+     ({"HTTPS_PROXY": "http://proxy:3128"}, "https://generativelanguage.googleapis.com/", True),
+     ({"HTTPS_PROXY": "http://proxy:3128"}, "http://127.0.0.1:8080", False),
+     ({"HTTPS_PROXY": "http://proxy:3128", "NO_PROXY": "googleapis.com"},
+      "https://generativelanguage.googleapis.com/", False)],
+)
+def test_the_environment_is_read_only_when_it_names_a_proxy(monkeypatch, env, url, proxied):
+    from fixtures.backends.gemini import _env_proxy_for
+
+    for name in ("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY",
+                 "all_proxy", "NO_PROXY", "no_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert _env_proxy_for(url) is proxied
 
 
 # -- the fake under load (what the throughput benchmark relies on) -------------------------
