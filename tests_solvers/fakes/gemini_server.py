@@ -366,8 +366,13 @@ class _Handler(BaseHTTPRequestHandler):
     def _dispatch(self) -> None:
         url = urlsplit(self.path)
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+        fake = self.server.fake
+        # Without kept bodies a generateContent body is parsed only for its file references
+        # (inline audio makes bodies of megabytes; parsing them was most of the fake's CPU).
+        wanted = (fake.keep_bodies or not _GENERATE.match(url.path)
+                  or b"fileData" in body or b"file_data" in body)
         try:
-            parsed = json.loads(body) if body[:1] == b"{" else None
+            parsed = json.loads(body) if wanted and body[:1] == b"{" else None
         except ValueError:  # recorded as None; the raw body is kept
             parsed = None
         query = parse_qs(url.query)
@@ -383,7 +388,7 @@ class _Handler(BaseHTTPRequestHandler):
             headers={k.lower(): v for k, v in self.headers.items()},
             body=body, json=parsed, kind=kind, model=model, time_s=time.monotonic(),
         )
-        action = self.server.fake._handle(rec, match)
+        action = fake._handle(rec, match)
         body = action.body
         payload = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.send_response(action.status)
