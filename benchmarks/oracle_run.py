@@ -16,9 +16,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests_solvers import CORE_BENCH  # noqa: E402
-
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from tests_solvers import CORE_BENCH  # noqa: E402
 
 
 def timed_run(jobs: int, cache_dir: str, run_dir: str) -> tuple[float, str]:
