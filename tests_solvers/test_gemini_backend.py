@@ -113,6 +113,21 @@ def test_audio_request_body_carries_inline_wav(server, audio_request):
     assert server.upload_count == 0
 
 
+def test_media_base64_is_memoised_by_content(tmp_path):
+    """Both alphabets decode to the file's bytes; new content under the same path (a new
+    content hash) is encoded afresh, never served from the memo."""
+    import base64
+    import hashlib
+
+    path = tmp_path / "clip.wav"
+    for data in (b"\xfb\xff\xfe first", b"\xfb\xff\xfe second"):
+        path.write_bytes(data)
+        part = MediaPart(path, hashlib.sha256(data).hexdigest(), "audio/wav")
+        assert base64.b64decode(part.base64()) == data
+        assert base64.urlsafe_b64decode(part.base64(urlsafe=True)) == data
+        assert "+" in part.base64() and "-" in part.base64(urlsafe=True)
+
+
 def sdk_typed_body(
     server: FakeGeminiServer, request: Request, uris: dict[str, str] | None = None, **config_extra
 ) -> dict:
