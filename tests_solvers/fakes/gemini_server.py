@@ -367,14 +367,6 @@ class _Handler(BaseHTTPRequestHandler):
         url = urlsplit(self.path)
         body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         fake = self.server.fake
-        # Without kept bodies a generateContent body is parsed only for its file references
-        # (inline audio makes bodies of megabytes; parsing them was most of the fake's CPU).
-        wanted = (fake.keep_bodies or not _GENERATE.match(url.path)
-                  or b"fileData" in body or b"file_data" in body)
-        try:
-            parsed = json.loads(body) if wanted and body[:1] == b"{" else None
-        except ValueError:  # recorded as None; the raw body is kept
-            parsed = None
         query = parse_qs(url.query)
         kind, match, model = "other", None, None
         if self.command == "POST" and (match := _GENERATE.match(url.path)):
@@ -383,6 +375,14 @@ class _Handler(BaseHTTPRequestHandler):
             kind = "upload_chunk" if "upload_id" in query else "upload_start"
         elif self.command == "GET" and (match := _FILE.match(url.path)):
             kind = "file_get"
+        # Without kept bodies a generateContent body is parsed only for its file references
+        # (inline audio makes bodies of megabytes; parsing them was most of the fake's CPU).
+        wanted = (fake.keep_bodies or kind != "generate"
+                  or b"fileData" in body or b"file_data" in body)
+        try:
+            parsed = json.loads(body) if wanted and body[:1] == b"{" else None
+        except ValueError:  # recorded as None; the raw body is kept
+            parsed = None
         rec = RecordedRequest(
             method=self.command, path=url.path, query=query,
             headers={k.lower(): v for k, v in self.headers.items()},
