@@ -1,0 +1,282 @@
+"""Where a reply commits to an answer: the spans every answer reader reads, and how they combine.
+
+Chat models write their answer in many places: a ``Final Answer:`` line (or a block under a
+``### Final Answer`` heading), ``$\\boxed{C}$``, a JSON object, a sentence such as "The answer
+is B." or "I'd go with B.", or just the last short line. A careful grader reads the most
+explicit of these and ignores the reasoning around it. This module finds those spans, in
+tiers of authority, and :func:`read_reply` applies one rule set to every answer kind:
+
+1. **Tiers.** Explicit commitments (``final_line``, ``final_block``, ``boxed``, ``json``) come
+   first; then answer sentences with a cue (``answer_sentence``); then, only if neither exists,
+   the last line or last sentence if it is short (``last_line``, ``last_sentence``). The first
+   tier that has spans decides; lower tiers are never consulted after it, so a committed but
+   unreadable answer line is no answer rather than an invitation to mine the reasoning.
+2. **Agreement.** Within the deciding tier every readable span must give the same answer.
+   Two different answers (a changed mind, a boxed answer contradicting the final line) are a
+   hedge and read as no answer. A span that is itself a hedge ("A or B") makes the reply one.
+3. **Unreadable spans** in a tier with readable ones are skipped ("Answer: let me think" above
+   "Final Answer: B").
+
+The kind-specific reading of one span's text (a letter, a pitch, a timestamp list) is the
+caller's ``read_value``; it says whether the text is a hedge by returning ``HEDGE`` as reason.
+Markup is removed once here (Markdown emphasis, code fences, LaTeX wrappers, HTML tags), so
+value readers see plain text.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Generic, TypeVar
+
+T = TypeVar("T", bound=Hashable)
+
+EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
+SENTENCE_SOURCES = ("answer_sentence",)
+FALLBACK_SOURCES = ("last_line", "last_sentence")
+SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
+HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
+# A last line or sentence longer than this is reasoning, not an answer given alone.
+MAX_FALLBACK_WORDS = 14
+_MAX_BLOCK_LINES = 40
+
+
+@dataclass(frozen=True)
+class AnswerSpan:
+    """Text the reply commits to as its answer, and where it was found (one of ``SOURCES``)."""
+
+    text: str
+    source: str
+
+
+@dataclass(frozen=True)
+class Reading(Generic[T]):
+    """An answer read from a reply, or why none: ``error`` is ``HEDGE``, or a reader's reason.
+
+    ``source`` says where the deciding span was found (``final_line``, ``answer_sentence``...);
+    ``via`` what the value reader recognised in it (``letter``, ``option_text``...), if it says.
+    """
+
+    answer: T | None
+    source: str | None
+    error: str | None = None
+    via: str | None = None
+
+
+ValueReader = Callable[[str, str], "tuple[T | None, str | None] | tuple[T | None, str | None, str]"]
+
+# --- Markup ------------------------------------------------------------------------------------
+
+_LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mathit|operatorname|mbox)"
+                             r"\s*\{([^{}]*)\}")
+_LATEX_SYMBOLS = {
+    r"\sharp": "#", r"\flat": "b", r"\natural": "\u266e", r"^\circ": "\u00b0",
+    r"^{\circ}": "\u00b0", r"\circ": "\u00b0", r"\times": "x",
+    r"\rightarrow": "->", r"\to": "->", r"\approx": "~",
+    r"\,": " ", r"\;": " ", r"\!": "", r"\quad": " ", r"\%": "%",
+}
+_LATEX_DELIMITERS = re.compile(r"\$\$?|\\[()\[\]]")
+_HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]*)?/?>")
+_MARKDOWN_MARKS = re.compile(r"\*+|(?<![\w])_+|_+(?![\w])|`+|~~")
+_FENCE = re.compile(r"^\s*```.*$|^\s*~~~.*$", re.MULTILINE)
+_BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
+
+
+def clean_markup(text: str) -> str:
+    """Plain text of a reply: NFKC, no code fences, LaTeX wrappers, HTML tags or emphasis marks."""
+    text = unicodedata.normalize("NFKC", text)
+    text = _FENCE.sub("", text)
+    for _ in range(3):  # nested wrappers: \textbf{\text{B}}
+        text = _LATEX_WRAPPERS.sub(r"\1", text)
+    for symbol, plain in _LATEX_SYMBOLS.items():
+        text = text.replace(symbol, plain)
+    text = _LATEX_DELIMITERS.sub(" ", text)
+    text = _HTML_TAG.sub(" ", text)
+    return _MARKDOWN_MARKS.sub("", text)
+
+
+# --- Spans -------------------------------------------------------------------------------------
+
+# "Final Answer:", "**Final answer** -", "Final answer is", "FINAL ANSWER →"; or a line opening
+# with "Answer:", "My answer:", "Correct answer ="; an optional "(letter)" before the separator.
+_SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192]|=>|->)"
+_HEADER = re.compile(
+    rf"(?:\bfinal\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)"
+    r"|^[\s#>\-\u2022]*(?:(?:my|the|correct|best)\s+)?answer\s*(?:\([^()]*\))?\s*"
+    rf"{_SEPARATOR})\s*(?P<value>.*)$",
+    re.IGNORECASE,
+)
+# A heading line that is only "Final Answer" ("### Final Answer", "**Final answer**").
+_HEADING = re.compile(r"^[\s#>\-\u2022]*final\s*answer\s*[.:]?\s*$", re.IGNORECASE)
+# Lines that continue a keyed or listed answer ("Offset: 00:02.75", "2. D4", "- E4").
+_CONTINUATION = re.compile(r"^\s*(?:[-\u2022]\s|\d{1,2}[.)]\s|[A-Za-z][\w ]{0,24}:\s*\S)")
+# List markers opening a row of a block ("1. C4", "2) D4", "- E4"): enumeration, not answer.
+_LIST_MARKER = re.compile(r"^\s*(?:[-\u2022]|\d{1,2}[.)])\s+")
+_EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note|rationale|"
+                               r"confidence|justification|why)\b", re.IGNORECASE)
+_WORD = re.compile(r"[^\W_]+")
+# Sentences that name the answer: "The answer is B.", "So the option would be (C)",
+# "I'd go with B", "I will choose the minor chord".
+_CUE_SENTENCE = re.compile(
+    r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
+    r"(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
+    r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for)"
+    r"|\b(?:answer|option|choice)\s*:)"
+    r"\s*(?P<value>.*)$",
+    re.IGNORECASE,
+)
+# A sentence ends at . ! ? or ; unless the point is inside a number ("277.18", "00:01.50").
+_SENTENCE_END = re.compile(r"(?<!\d)[.!?;](?=\s|$)|(?<=\d)[.!?;](?=\s|$)")
+_JSON_OBJECT = re.compile(r"\{[^{}]*\}")
+_JSON_KEYS = ("final_answer", "answer", "choice", "option", "prediction", "label", "result")
+
+
+def _sentences(line: str) -> list[str]:
+    """The sentences of one line (a decimal point or a clock time does not end a sentence)."""
+    parts, start = [], 0
+    for match in _SENTENCE_END.finditer(line):
+        parts.append(line[start : match.end()])
+        start = match.end()
+    parts.append(line[start:])
+    return [part.strip() for part in parts if _WORD.search(part)]
+
+
+def _word_count(text: str) -> int:
+    return len(_WORD.findall(text))
+
+
+def _header_spans(lines: list[str]) -> list[AnswerSpan]:
+    spans: list[AnswerSpan] = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        header = None if _HEADING.match(line) else _HEADER.search(line)
+        if header is None and not _HEADING.match(line):
+            index += 1
+            continue
+        value = header.group("value").strip() if header else ""
+        block: list[str] = []
+        follow = index + 1
+        if not _WORD.search(value):  # an empty header: the block of lines under it
+            while follow < len(lines) and not lines[follow].strip():
+                follow += 1
+            while (follow < len(lines) and lines[follow].strip() and len(block) < _MAX_BLOCK_LINES
+                   and not _HEADER.search(lines[follow]) and not _HEADING.match(lines[follow])):
+                block.append(_LIST_MARKER.sub("", lines[follow]).strip())
+                follow += 1
+            block = [line for line in block if not _EXPLANATION_KEYS.match(line)]
+            if block:
+                spans.append(AnswerSpan("\n".join(block), "final_block"))
+        else:
+            rows = [value]
+            while (follow < len(lines) and _CONTINUATION.match(lines[follow])
+                   and not _EXPLANATION_KEYS.match(lines[follow])
+                   and not _HEADER.search(lines[follow]) and len(rows) < _MAX_BLOCK_LINES
+                   and _CONTINUATION.match(value)):
+                rows.append(_LIST_MARKER.sub("", lines[follow]).strip())
+                follow += 1
+            if len(rows) == 1:
+                spans.append(AnswerSpan(value, "final_line"))
+            else:  # a list begun on the header line: its markers are enumeration too
+                rows[0] = _LIST_MARKER.sub("", value).strip()
+                spans.append(AnswerSpan("\n".join(rows), "final_block"))
+        index = max(follow, index + 1)
+    return spans
+
+
+def _json_spans(text: str) -> list[AnswerSpan]:
+    spans = []
+    for match in _JSON_OBJECT.finditer(text):
+        try:
+            data = json.loads(match.group())
+        except ValueError:
+            continue
+        if not isinstance(data, dict):
+            continue
+        lowered = {str(key).casefold(): value for key, value in data.items()}
+        for key in _JSON_KEYS:
+            if key in lowered:
+                value = lowered[key]
+                if isinstance(value, list):
+                    value = ", ".join(str(item) for item in value)
+                if isinstance(value, str | int | float) and not isinstance(value, bool):
+                    spans.append(AnswerSpan(str(value), "json"))
+                break
+    return spans
+
+
+def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
+    """The reply's answer spans grouped in tiers, most authoritative first (see module doc).
+
+    Tiers with no spans are left out, so ``answer_tiers(r)[0]`` is the deciding tier if any.
+    """
+    if not isinstance(reply, str):
+        return []
+    raw = unicodedata.normalize("NFKC", reply)
+    boxed = [AnswerSpan(clean_markup(m.group(1)).strip(), "boxed") for m in _BOXED.finditer(raw)]
+    json_spans = _json_spans(raw)
+    text = clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", raw))
+    lines = text.splitlines()
+    explicit = _header_spans(lines) + [s for s in boxed if _WORD.search(s.text)] + json_spans
+    tiers: list[list[AnswerSpan]] = []
+    if explicit:
+        tiers.append(explicit)
+    sentences: list[AnswerSpan] = []
+    for line in lines:
+        for sentence in _sentences(line):
+            cue = _CUE_SENTENCE.search(sentence)
+            if cue and _WORD.search(cue.group("value")):
+                sentences.append(AnswerSpan(cue.group("value").strip(), "answer_sentence"))
+    if sentences:
+        tiers.append(sentences)
+    wordy = [line.strip() for line in lines if _WORD.search(line)]
+    if wordy:
+        last = wordy[-1]
+        if _word_count(last) <= MAX_FALLBACK_WORDS:
+            tiers.append([AnswerSpan(last, "last_line")])
+        else:
+            final_sentence = _sentences(last)[-1] if _sentences(last) else ""
+            if final_sentence and _word_count(final_sentence) <= MAX_FALLBACK_WORDS:
+                tiers.append([AnswerSpan(final_sentence, "last_sentence")])
+    return tiers
+
+
+# --- Combining ---------------------------------------------------------------------------------
+
+
+def read_reply(reply: str, read_value: ValueReader) -> Reading:
+    """Read ``reply`` with ``read_value(span_text, source)`` by the tier rules of the module.
+
+    ``read_value`` returns ``(answer, None)`` or ``(answer, None, via)`` for an answer,
+    ``(None, HEDGE)`` for a span naming several different answers, ``(None, reason)`` for one
+    naming none. Answers must be hashable and compare equal when they mean the same thing.
+    """
+    tiers = answer_tiers(reply)
+    if not tiers:
+        return Reading(None, None, "no answer in the reply")
+    tier = tiers[0]
+    found: dict[Hashable, tuple[str, str | None]] = {}
+    first_reason: str | None = None
+    for span in tier:
+        answer, reason, *via = read_value(span.text, span.source)
+        if answer is None:
+            if reason == HEDGE:
+                return Reading(None, span.source, HEDGE)
+            first_reason = first_reason or reason
+            continue
+        found.setdefault(answer, (span.source, via[0] if via else None))
+    if len(found) > 1:
+        return Reading(None, tier[-1].source, HEDGE)
+    if not found:
+        return Reading(None, tier[-1].source, first_reason or "no answer in the reply")
+    (answer, (source, via)), = found.items()
+    return Reading(answer, source, None, via)
+
+
+def final_answer_value(reply: str) -> str | None:
+    """The text of the deciding tier's last span (for readers not yet on :func:`read_reply`)."""
+    tiers = answer_tiers(reply)
+    return tiers[0][-1].text.strip() if tiers else None

@@ -1,0 +1,60 @@
+"""Where a reply commits to its answer: spans, tiers and the agreement rule."""
+
+from __future__ import annotations
+
+from solvers.reply_spans import HEDGE, answer_tiers, read_reply
+
+
+def _first_tier(reply: str) -> list[tuple[str, str]]:
+    return [(span.text, span.source) for span in answer_tiers(reply)[0]]
+
+
+def test_a_block_under_an_empty_header_is_read_whole_without_list_markers() -> None:
+    reply = "Thinking...\n\n**Final Answer:**\n1. C4\n2. D4\n3. E4\n\nExplanation: rising."
+    assert _first_tier(reply) == [("C4\nD4\nE4", "final_block")]
+
+
+def test_keyed_rows_continue_a_header_line() -> None:
+    reply = "Final Answer: Onset: 00:01.50\nOffset: 00:02.75"
+    assert _first_tier(reply) == [("Onset: 00:01.50\nOffset: 00:02.75", "final_block")]
+
+
+def test_a_numbered_first_word_is_not_stripped_from_a_single_line() -> None:
+    assert _first_tier("Final Answer: 5. and 7") == [("5. and 7", "final_line")]
+
+
+def test_boxed_latex_and_json_are_explicit_answers() -> None:
+    assert _first_tier("The third is flat.\n\n$\\boxed{\\text{B}}$") == [("B", "boxed")]
+    assert _first_tier('```json\n{"answer": "B"}\n```') == [("B", "json")]
+
+
+def test_the_last_sentence_of_a_long_last_line_is_a_fallback() -> None:
+    reply = ("I compared the two clips note by note and checked every interval twice. "
+             "They sound different to me. No, these are not the same melody.")
+    assert _first_tier(reply) == [("No, these are not the same melody.", "last_sentence")]
+
+
+def test_cue_sentences_are_read_when_no_answer_line_exists() -> None:
+    assert _first_tier("The root is A. I'd go with B.") == [("B.", "answer_sentence")]
+
+
+def _letter(text: str, source: str) -> tuple[str | None, str | None]:
+    letters = {word for word in text.replace(".", " ").split() if word in ("A", "B", "C")}
+    if len(letters) > 1:
+        return None, HEDGE
+    return (letters.pop(), None) if letters else (None, "no letter")
+
+
+def test_different_answers_in_the_deciding_tier_are_a_hedge() -> None:
+    reading = read_reply("Final Answer: B\n\nHmm, wait.\n\nFinal Answer: C", _letter)
+    assert reading.answer is None and reading.error == HEDGE
+
+
+def test_unreadable_spans_are_skipped_beside_readable_ones() -> None:
+    reading = read_reply("Answer: let me think step by step.\nFinal Answer: B", _letter)
+    assert (reading.answer, reading.source) == ("B", "final_line")
+
+
+def test_a_committed_but_unreadable_answer_line_stops_the_search() -> None:
+    reading = read_reply("The answer is B.\nFinal Answer: I cannot tell", _letter)
+    assert reading.answer is None and reading.error == "no letter"
