@@ -14,6 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from fixtures.backends.base import GenerationSettings, MediaPart, Response
@@ -30,6 +31,12 @@ from fixtures.pitch.catalog import pitch_items
 from fixtures.pitch.trial import PitchTrial
 from fixtures.runner import Trial, run_trial_sync
 from fixtures.tasks.catalog import items_for
+from reports.artifacts import pooled_by_modality
+from reports.assisted import ASSISTED_COLUMNS
+from reports.mcq_tables import mcq_summary, mcq_table
+from reports.pitch_tables import pitch_summary, pitch_table
+from reports.plugin import compact_table
+from reports.tables import cell_summary, table1_csv, table1_markdown
 from tests_solvers import CORE_BENCH
 from tests_solvers.fakes.gemini_server import FakeGeminiServer
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, text
@@ -250,6 +257,13 @@ def test_extractor_is_asked_only_for_unreadable_replies_cached_and_replayable(tm
             assert all(t["cached"] for t in other["turns"] + other["extractor_turns"])
     summary = json.loads((tmp_path / "a" / "summary.json").read_text())
     assert summary["header"]["answer_extractor"]["model_id"] == "gemini-2.5-flash"
+    cot_cell = next(c for c in summary["cells"] if c["strategy"] == "cot")
+    truths = [r["truth"] for r in a.values() if r["strategy"] == "cot"]
+    assert cot_cell["accuracy"] == 0.0  # the headline stays strict
+    assert cot_cell["assisted_accuracy"] == truths.count("D") / len(truths)
+    assert "· assisted" in (tmp_path / "a" / "table1.md").read_text()
+    assert "answer extractor (gemini-flash)" in (tmp_path / "a" / "report.html").read_text()
+    assert "eartest: answer extractor gemini-flash read the replies" in first.stdout
 
 
 def test_one_model_as_subject_and_extractor_keeps_its_answers_apart(tmp_path):
@@ -281,3 +295,58 @@ def test_a_bad_extractor_is_one_usage_error(name, message):
     assert result.returncode == 4
     assert message in result.stderr
     assert "Traceback" not in result.stderr and "passed" not in result.stdout
+
+
+# --- Tables: strict headline, assisted beside it, nothing new without an extractor ----------
+
+
+def _core_records(with_extractor: bool) -> pd.DataFrame:
+    rows = []
+    for index in range(10):
+        record = {"model": "m", "task": "chord", "modality": "audio", "shot": "zero",
+                  "strategy": "cot", "trial_id": f"chord/{index}", "truth": "D",
+                  "parsed_answer": "D" if index < 4 else None, "correct": index < 4,
+                  "error_class": None if index < 4 else "no_final_answer"}
+        if with_extractor:
+            record |= {"extractor_model": "x", "assisted_correct": index < 7}
+        rows.append(record)
+    return pd.DataFrame(rows)
+
+
+def test_core_tables_show_assisted_beside_strict_only_with_an_extractor():
+    plain = cell_summary(_core_records(False))
+    assert not set(ASSISTED_COLUMNS) & set(plain.columns)
+    assert "assisted" not in table1_markdown(plain) + table1_csv(plain)
+    assisted = cell_summary(_core_records(True))
+    cell = assisted.loc[("m", "chord", "audio", "zero", "cot")]
+    assert (cell["accuracy"], cell["assisted_accuracy"]) == (0.4, 0.7)
+    assert "40.0 [" in table1_markdown(assisted) and "· assisted 70.0" in table1_markdown(assisted)
+    assert "assisted_accuracy" in table1_csv(assisted)
+    pooled = pooled_by_modality(assisted)
+    assert compact_table(pooled)[1].split()[-1] == "70.0%"
+    assert "assisted" not in " ".join(compact_table(pooled_by_modality(plain)))
+
+
+def test_pitch_and_mcq_tables_show_assisted_beside_strict():
+    pitch = pd.DataFrame([
+        {"model": "m", "experiment": "a1", "notation": notation, "item_id": f"i{index}",
+         "correct": index == 0, "error_class": None if index == 0 else "unparseable_answer",
+         "parsed_answer": "60" if index == 0 else None, "chance_probability": 0.01,
+         "assisted_correct": index < 3, "extractor_model": "x"}
+        for index in range(4) for notation in ("midi", "spn")])
+    table = pitch_table(pitch_summary(pitch))
+    assert table.loc["a1", ("m", "midi")] == "25.0 (n=4) · assisted 75.0"
+    assert table.loc["a1", ("m", "any")] == "25.0 (n=4) · assisted 75.0"
+    plain = pitch.drop(columns=["assisted_correct", "extractor_model"])
+    assert pitch_table(pitch_summary(plain)).loc["a1", ("m", "midi")] == "25.0 (n=4)"
+    mcq = pd.DataFrame([
+        {"model": "m", "family": "mcq", "dataset": "set", "condition": "audio", "shot": "zero",
+         "categories": [], "subcategories": [], "correct": index == 0,
+         "error_class": None if index == 0 else "no_option_named",
+         "parsed_answer": "A" if index == 0 else None, "chance_probability": 0.25,
+         "assisted_correct": index < 2}
+        for index in range(4)])
+    row = mcq_table(mcq_summary(mcq)).iloc[0]
+    assert row["accuracy % [95% CI]"].startswith("25.0") and row["assisted accuracy %"] == "50.0"
+    plain_mcq = mcq_table(mcq_summary(mcq.drop(columns=["assisted_correct"])))
+    assert "assisted accuracy %" not in plain_mcq.columns
