@@ -57,6 +57,25 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
             "output_tokens": int(group.get("output_tokens", pd.Series([0])).fillna(0).sum()),
             "estimated_cost_usd": round(float(known.sum()), 6) if len(known) else None,
         }
+    return {**usage, **_extractor_usage(df)}
+
+
+def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
+    """Requests and tokens of the answer extractor (``--answer-extractor``), under its name."""
+    if "extractor_model" not in df.columns:
+        return {}
+    usage: dict[str, dict] = {}
+    for model, group in df.groupby("extractor_model", sort=True):
+        turns = [turn for turns in group["extractor_turns"] if isinstance(turns, list)
+                 for turn in turns]
+        usage[f"{model} (answer extractor)"] = {
+            "trials": len(turns),
+            "requests": len(turns),
+            "cached_requests": sum(1 for turn in turns if turn.get("cached")),
+            "input_tokens": sum(int(turn.get("input_tokens") or 0) for turn in turns),
+            "output_tokens": sum(int(turn.get("output_tokens") or 0) for turn in turns),
+            "estimated_cost_usd": None,
+        }
     return usage
 
 

@@ -264,6 +264,8 @@ def test_extractor_is_asked_only_for_unreadable_replies_cached_and_replayable(tm
     assert "· assisted" in (tmp_path / "a" / "table1.md").read_text()
     assert "answer extractor (gemini-flash)" in (tmp_path / "a" / "report.html").read_text()
     assert "eartest: answer extractor gemini-flash read the replies" in first.stdout
+    usage = summary["usage"]["gemini-flash (answer extractor)"]
+    assert usage["requests"] == COT_TRIALS and usage["output_tokens"] > 0
 
 
 def test_one_model_as_subject_and_extractor_keeps_its_answers_apart(tmp_path):
