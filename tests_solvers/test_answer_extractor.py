@@ -192,6 +192,25 @@ def test_extraction_question(snapshot, kind):
     assert question == snapshot
 
 
+def test_extractor_answers_are_keyed_apart_from_the_same_model_as_subject(
+        pytestconfig, monkeypatch, tmp_path):
+    from fixtures.models_plugin import BackendPool
+
+    options = {"answer_extractor": "openai:same-7b", "cache": "use",
+               "cache_path": str(tmp_path / "responses.sqlite"),
+               "base_url": "http://127.0.0.1:9/v1"}
+    real = pytestconfig.getoption
+    monkeypatch.setattr(pytestconfig, "getoption",
+                        lambda name, *args, **kwargs: options.get(name, real(name, *args,
+                                                                              **kwargs)))
+    pool = BackendPool(pytestconfig)
+    subject, extractor = pool.get("openai:same-7b"), pool.extractor()
+    assert extractor is pool.extractor() and extractor is not subject
+    request = extraction_request("Which option?", "B, I think.")
+    assert extractor.key_for(request) != subject.key_for(request)
+    assert extractor.variant == {"purpose": EXTRACTOR_PURPOSE}
+
+
 # --- Through the benchmark, against the fake servers ----------------------------------------
 
 SLICE = ["-m", "chord and midi and zero"]  # 44 items × standalone, cot, logiclm; no rendering
