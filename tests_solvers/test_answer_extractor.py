@@ -305,6 +305,26 @@ def test_one_model_as_subject_and_extractor_keeps_its_answers_apart(tmp_path):
     assert all(r["extractor_turns"][0]["cached"] for r in cot), "asked again in the test body"
 
 
+def test_offline_subject_and_scripted_extractor_are_read_in_the_test_bodies(tmp_path):
+    """No prefetch for an offline subject: the extractor is asked from the test body."""
+    subject, reader = tmp_path / "subject.json", tmp_path / "reader.json"
+    subject.write_text(json.dumps({"base": "oracle", "replies": {
+        "chord/midi/zero/cot/*": "The diminished one, as far as I can hear."}}))
+    reader.write_text(json.dumps({"base": "oracle", "replies": {"*": "Final Answer: D"}}))
+    result = bench("--model", f"scripted:{subject}", "--answer-extractor", f"scripted:{reader}",
+                   "-m", "chord and midi and zero and not logiclm", "--run-dir",
+                   str(tmp_path / "run"), "--no-report")
+    assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
+    runs = records(tmp_path / "run").values()
+    assert len(runs) == 2 * COT_TRIALS
+    for record in runs:
+        if record["strategy"] == "cot":
+            assert not record["correct"] and record["extracted_answer"] == "D"
+            assert record["assisted_correct"] is (record["truth"] == "D")
+        else:  # the oracle's readable replies: never sent
+            assert record["correct"] and record["extractor_turns"] == []
+
+
 @pytest.mark.parametrize(("name", "message"), [
     ("nonsense-7b", "--answer-extractor: unknown model 'nonsense-7b'"),
     ("oracle", "--answer-extractor: 'oracle' cannot read replies"),
