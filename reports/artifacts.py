@@ -33,10 +33,12 @@ def frame_rows(frame: pd.DataFrame) -> list[dict]:
 
 def pooled_by_modality(summary: pd.DataFrame) -> pd.DataFrame:
     """Accuracy per model × task × modality, pooled over shots and strategies."""
-    sums = summary.groupby(level=["model", "task", "modality"], sort=False)[
-        ["n_trials", "n_excluded", "n", "correct"]
-    ].sum()
+    counts = ["n_trials", "n_excluded", "n", "correct"]
+    counts += ["assisted_correct"] if "assisted_correct" in summary.columns else []
+    sums = summary.groupby(level=["model", "task", "modality"], sort=False)[counts].sum()
     sums["accuracy"] = sums["correct"] / sums["n"].where(sums["n"] > 0)
+    if "assisted_correct" in sums.columns:
+        sums["assisted_accuracy"] = sums["assisted_correct"] / sums["n"].where(sums["n"] > 0)
     return sums
 
 
@@ -55,12 +57,31 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
             "output_tokens": int(group.get("output_tokens", pd.Series([0])).fillna(0).sum()),
             "estimated_cost_usd": round(float(known.sum()), 6) if len(known) else None,
         }
+    return {**usage, **_extractor_usage(df)}
+
+
+def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
+    """Requests and tokens of the answer extractor (``--answer-extractor``), under its name."""
+    if "extractor_model" not in df.columns:
+        return {}
+    usage: dict[str, dict] = {}
+    for model, group in df.groupby("extractor_model", sort=True):
+        turns = [turn for turns in group["extractor_turns"] if isinstance(turns, list)
+                 for turn in turns]
+        usage[f"{model} (answer extractor)"] = {
+            "trials": len(turns),
+            "requests": len(turns),
+            "cached_requests": sum(1 for turn in turns if turn.get("cached")),
+            "input_tokens": sum(int(turn.get("input_tokens") or 0) for turn in turns),
+            "output_tokens": sum(int(turn.get("output_tokens") or 0) for turn in turns),
+            "estimated_cost_usd": None,
+        }
     return usage
 
 
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
-    from . import controls, figures, html, mcq_tables, pitch_tables, stats
+    from . import assisted, controls, figures, html, mcq_tables, pitch_tables, stats
 
     out_dir.mkdir(parents=True, exist_ok=True)
     control_summary = controls.control_summary(df)
@@ -69,7 +90,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     pitch_summary = pitch_tables.pitch_summary(df)
     df = df.drop(index=pitch.index)  # the core tables, figures and GLMM are the three tasks'
     mcq_summary = mcq_tables.mcq_summary(df)
-    df = df.drop(index=mcq_tables.mcq_records(df).index)
+    mcq = mcq_tables.mcq_records(df)
+    df = df.drop(index=mcq.index)
     summary = tables.cell_summary(df)
     f1_by_model = tables.transcription_f1(df, by_model=True)
     glmm = stats.glmm_by_task(df)
@@ -127,7 +149,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "Pitch experiments: accuracy in percent (n). 'any' counts an item right if its MIDI, "
             "SPN or Hz answer was; solfège is octave-free and shown apart; chance is the "
             "any-notation chance of a uniform guesser."
-        )
+        ) + assisted.caption(pitch)
         report_tables["Pitch experiments (PitchBench)"] = pitch_table
     if not mcq_summary.empty:
         mcq_table = mcq_tables.mcq_table(mcq_summary)
@@ -135,7 +157,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "Multiple-choice datasets: accuracy with Wilson 95 % interval and instruction-"
             "following rate (a reply naming exactly one option), over all repeats; a question "
             "counts in each category and dimension it covers; chance is 1 / number of options."
-        )
+        ) + assisted.caption(mcq)
         report_tables["Multiple-choice datasets (MuChoMusic / WildScore layouts)"] = mcq_table
     if not control_summary.empty:
         control_table = controls.controls_table(control_summary)

@@ -24,6 +24,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED
 
+from . import assisted
 from .tables import CHANCE, SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
 
 PathLike = str | os.PathLike[str]
@@ -99,6 +100,7 @@ def report_tables(
     accuracy.attrs["caption"] = (
         "Cell: accuracy in percent [Wilson 95 % interval] and n, the trials counted; excl=k "
         "when k trials were left out of the denominator. The last row is each task's chance."
+        + assisted.caption(df)
     )
     f1 = transcription_f1(df)
     f1.attrs["caption"] = (
@@ -138,7 +140,8 @@ def _ifr_grid(summary: pd.DataFrame, layout: pd.DataFrame) -> pd.DataFrame:
 
 
 def _error_table(summary: pd.DataFrame) -> pd.DataFrame:
-    classes = [c for c in summary.columns if c not in SUMMARY_COLUMNS]
+    classes = [c for c in summary.columns
+               if c not in SUMMARY_COLUMNS and c not in assisted.ASSISTED_COLUMNS]
     occurred = [c for c in classes if summary[c].sum() > 0]
     columns = ["n_trials", "n_excluded", "n", *occurred]
     table = summary[columns].groupby(level=["model", "task", "modality"], sort=False).sum()

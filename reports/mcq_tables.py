@@ -17,6 +17,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 
+from .assisted import ASSISTED_COLUMNS, assisted_fields, has_extractor
 from .tables import markdown_table
 
 GROUP_KINDS = ("all", "category", "subcategory")
@@ -32,7 +33,7 @@ def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
     return df[df["family"] == "mcq"].copy()
 
 
-def _cell(frame: pd.DataFrame) -> dict:
+def _cell(frame: pd.DataFrame, extractor: bool = False) -> dict:
     excluded = frame["error_class"].isin(DENOMINATOR_EXCLUDED)
     kept = frame[~excluded]
     n, correct = len(kept), int(kept["correct"].astype(bool).sum())
@@ -47,6 +48,7 @@ def _cell(frame: pd.DataFrame) -> dict:
         "ci_high": high,
         "ifr": int(kept["parsed_answer"].notna().sum()) / n if n else math.nan,
         "chance": float(kept["chance_probability"].mean()) if n else math.nan,
+        **assisted_fields(kept, extractor),
     }
 
 
@@ -59,16 +61,19 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     mcq = mcq_records(df)
     if mcq.empty:
         return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
+    extractor = has_extractor(mcq)
     rows = []
     for key, group in mcq.groupby(list(KEYS), sort=False):
         base = dict(zip(KEYS, key, strict=True))
-        rows.append({**base, "group_kind": "all", "group": "all", **_cell(group)})
+        rows.append({**base, "group_kind": "all", "group": "all", **_cell(group, extractor)})
         for kind, column in (("category", "categories"), ("subcategory", "subcategories")):
             labels = group[column].map(_labels)
             for label in sorted({label for values in labels for label in values}):
                 members = group[labels.map(lambda values, label=label: label in values)]
-                rows.append({**base, "group_kind": kind, "group": label, **_cell(members)})
-    summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+                rows.append({**base, "group_kind": kind, "group": label,
+                             **_cell(members, extractor)})
+    summary = pd.DataFrame(rows, columns=[*SUMMARY_COLUMNS,
+                                          *(ASSISTED_COLUMNS if extractor else ())])
     if summary.empty:
         return summary
     order = {kind: rank for rank, kind in enumerate(GROUP_KINDS)}
@@ -94,6 +99,8 @@ def mcq_table(summary: pd.DataFrame) -> pd.DataFrame:
             "model": r.model,
             "accuracy % [95% CI]": (f"{_percent(r.accuracy)} [{_percent(r.ci_low)}, "
                                     f"{_percent(r.ci_high)}]" if r.n else ""),
+            **({"assisted accuracy %": _percent(r.assisted_accuracy)}
+               if hasattr(r, "assisted_accuracy") else {}),
             "IFR %": _percent(r.ifr),
             "n": int(r.n),
             "excluded": int(r.n_excluded),

@@ -16,6 +16,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 
+from .assisted import assisted_fields, assisted_flags, assisted_suffix, has_extractor
 from .tables import markdown_table
 
 ANY_NOTATIONS = ("midi", "spn", "hz")  # octave-bearing notations pooled into "any"
@@ -37,7 +38,7 @@ def _experiment_key(name: str) -> tuple:
     return (match.group(1), int(match.group(2)), match.group(3)) if match else (name, 0, "")
 
 
-def _accuracy(frame: pd.DataFrame) -> dict:
+def _accuracy(frame: pd.DataFrame, extractor: bool = False) -> dict:
     kept = frame[~frame["error_class"].isin(DENOMINATOR_EXCLUDED)]
     n, correct = len(kept), int(kept["correct"].astype(bool).sum())
     low, high = wilson_interval(correct, n)
@@ -50,6 +51,7 @@ def _accuracy(frame: pd.DataFrame) -> dict:
         "ci_high": high,
         "ifr": (kept["parsed_answer"].notna().sum() / n) if n else math.nan,
         "chance": float(kept["chance_probability"].mean()) if n else math.nan,
+        **assisted_fields(kept, extractor),
     }
 
 
@@ -57,8 +59,10 @@ def any_notation_items(pitch: pd.DataFrame) -> pd.DataFrame:
     """One row per (model, experiment, item): correct if any octave-bearing notation was right.
 
     Items asked without a notation ("plain") keep their one result. An item whose every
-    octave-bearing trial was excluded (no output) is excluded too.
+    octave-bearing trial was excluded (no output) is excluded too. With an answer extractor,
+    ``assisted_correct`` is pooled the same way.
     """
+    extractor = has_extractor(pitch)
     rows = []
     for (model, experiment, item_id), group in pitch.groupby(
         ["model", "experiment", "item_id"], sort=False
@@ -76,9 +80,11 @@ def any_notation_items(pitch: pd.DataFrame) -> pd.DataFrame:
             "parsed_answer": next(iter(kept["parsed_answer"].dropna()), None),
             # a guesser is right in any of k independent notations with 1 - Π(1 - p)
             "chance_probability": 1 - float((1 - kept["chance_probability"]).prod()),
+            **({"assisted_correct": bool(assisted_flags(kept).any())} if extractor else {}),
         })
     return pd.DataFrame(rows, columns=["model", "experiment", "item_id", "correct",
-                                       "error_class", "parsed_answer", "chance_probability"])
+                                       "error_class", "parsed_answer", "chance_probability",
+                                       *(["assisted_correct"] if extractor else [])])
 
 
 def pitch_summary(df: pd.DataFrame) -> pd.DataFrame:
@@ -86,16 +92,17 @@ def pitch_summary(df: pd.DataFrame) -> pd.DataFrame:
     pitch = pitch_records(df)
     if pitch.empty:
         return pd.DataFrame()
+    extractor = has_extractor(pitch)
     rows = []
     for (model, experiment, notation), group in pitch.groupby(
         ["model", "experiment", "notation"], sort=False
     ):
         rows.append({"model": model, "experiment": experiment, "notation": notation,
-                     **_accuracy(group)})
+                     **_accuracy(group, extractor)})
     anyn = any_notation_items(pitch)
     for (model, experiment), group in anyn.groupby(["model", "experiment"], sort=False):
         rows.append({"model": model, "experiment": experiment, "notation": "any",
-                     **_accuracy(group)})
+                     **_accuracy(group, extractor)})
     summary = pd.DataFrame(rows)
     if summary.empty:
         return summary
@@ -107,7 +114,7 @@ def pitch_summary(df: pd.DataFrame) -> pd.DataFrame:
 def _cell(row: pd.Series | None) -> str:
     if row is None or not row["n"]:
         return ""
-    return f"{100 * row['accuracy']:.1f} (n={int(row['n'])})"
+    return f"{100 * row['accuracy']:.1f} (n={int(row['n'])}){assisted_suffix(row)}"
 
 
 def pitch_table(summary: pd.DataFrame) -> pd.DataFrame:
@@ -135,9 +142,12 @@ def pitch_table(summary: pd.DataFrame) -> pd.DataFrame:
     for model, column in columns:
         in_mean = [e for e in experiments if e not in OUTSIDE_MEAN]
         cells = [lookup.get((model, e, "any" if column == "chance" else column)) for e in in_mean]
-        values = [getattr(c, "chance" if column == "chance" else "accuracy") for c in cells
-                  if c is not None and c.n]
-        mean_row.append(f"{100 * sum(values) / len(values):.1f} ({len(values)} exp.)"
+        counted = [c for c in cells if c is not None and c.n]
+        values = [getattr(c, "chance" if column == "chance" else "accuracy") for c in counted]
+        assisted = [getattr(c, "assisted_accuracy", math.nan) for c in counted]
+        suffix = ("" if column == "chance" or not assisted or any(a != a for a in assisted)
+                  else assisted_suffix({"assisted_accuracy": sum(assisted) / len(assisted)}))
+        mean_row.append(f"{100 * sum(values) / len(values):.1f} ({len(values)} exp.){suffix}"
                         if values else "")
     index = [*experiments, "Mean (28 experiments)"]
     return pd.DataFrame([*body, mean_row], index=pd.Index(index, name="experiment"),
@@ -151,15 +161,17 @@ def mcq_inflation(df: pd.DataFrame) -> pd.DataFrame:
     if mcq.empty:
         return pd.DataFrame()
     anyn = any_notation_items(pitch)
+    extractor = has_extractor(pitch)
     rows = []
     for model, group in mcq.groupby("model", sort=False):
-        open_ = _accuracy(anyn[(anyn["model"] == model) & (anyn["experiment"] == "a1")])
+        open_ = _accuracy(anyn[(anyn["model"] == model) & (anyn["experiment"] == "a1")],
+                          extractor)
         rows.append({"model": model, "condition": "open answer (A1, any notation)", **open_})
         spacing = group["params"].map(
             lambda p: p.get(MCQ_SPACING_PARAM) if isinstance(p, dict) else None
         )
         for value in sorted(spacing.dropna().unique()):
-            cell = _accuracy(group[spacing == value])
+            cell = _accuracy(group[spacing == value], extractor)
             rows.append({"model": model, "condition": f"MCQ, distractors {value} semitones apart",
                          **cell, "gain": cell["accuracy"] - open_["accuracy"]})
     return pd.DataFrame(rows)

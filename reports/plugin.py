@@ -161,13 +161,17 @@ class RecordPlugin:
         self.writer.close()
         if not self.writer.count:
             return
-        from . import artifacts, controls, tables
+        from . import artifacts, assisted, controls, tables
         from . import baseline as baseline_plugin
 
         df = tables.load_records(self.writer.path)
         config = self.config
         real = controls.real_records(df)  # control trials have their own table and lines
         self.lines += compact_table(artifacts.pooled_by_modality(tables.cell_summary(real)))
+        extractors = assisted.extractor_models(df)
+        if extractors:
+            self.lines.append(f"eartest: answer extractor {', '.join(extractors)} read the "
+                              "replies the reader could not ('assisted'); accuracy is strict")
         self.lines += controls.terminal_lines(controls.control_summary(df))
         if not config.getoption("no_report"):
             header = run_header(config, self.writer.run_dir, self.started)
@@ -232,15 +236,20 @@ class RecordPlugin:
 
 def compact_table(pooled) -> list[str]:
     """Accuracy per model and task, audio vs MIDI, pooled over shots and strategies."""
-    lines = [f"{'model':<16} {'task':<14} {'modality':<8} {'accuracy':>9} {'n':>5} {'excl':>5}"]
+    assisted = "assisted_accuracy" in pooled.columns  # a run with --answer-extractor
+    lines = [f"{'model':<16} {'task':<14} {'modality':<8} {'accuracy':>9} {'n':>5} {'excl':>5}"
+             + (f" {'assisted':>9}" if assisted else "")]
     for (model, task, modality), row in pooled.iterrows():
-        accuracy = row["accuracy"]
-        shown = "n/a" if accuracy != accuracy else f"{100 * accuracy:.1f}%"
         lines.append(
-            f"{model:<16} {task:<14} {modality:<8} {shown:>9} {int(row['n']):>5} "
-            f"{int(row['n_excluded']):>5}"
+            f"{model:<16} {task:<14} {modality:<8} {_percent(row['accuracy']):>9} "
+            f"{int(row['n']):>5} {int(row['n_excluded']):>5}"
+            + (f" {_percent(row['assisted_accuracy']):>9}" if assisted else "")
         )
     return lines
+
+
+def _percent(value: float) -> str:
+    return "n/a" if value != value else f"{100 * value:.1f}%"
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -26,6 +26,8 @@ from solvers.metrics import (
     wilson_interval,
 )
 
+from .assisted import ASSISTED_COLUMNS, assisted_fields, assisted_suffix, has_extractor
+
 CELL_KEYS = ("model", "task", "modality", "shot", "strategy")
 TASK_ORDER = ("syncopation", "transposition", "chord")
 MODALITY_ORDER = ("audio", "midi", "score", "none")
@@ -133,6 +135,7 @@ def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
     """
     extra = sorted({c for c in df["error_class"].dropna().unique() if c not in ERROR_CLASSES})
     classes = [*ERROR_CLASSES, *extra]
+    extractor = has_extractor(df)
     rows = []
     for key, group in df.groupby(list(CELL_KEYS), sort=False):
         excluded = group["error_class"].isin(DENOMINATOR_EXCLUDED)
@@ -153,10 +156,11 @@ def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
                 "ci_low": low,
                 "ci_high": high,
                 "ifr": answered / n if n else math.nan,
+                **assisted_fields(kept, extractor),
                 **{name: int(counts.get(name, 0)) for name in classes},
             }
         )
-    columns = [*CELL_KEYS, *SUMMARY_COLUMNS, *classes]
+    columns = [*CELL_KEYS, *SUMMARY_COLUMNS, *(ASSISTED_COLUMNS if extractor else ()), *classes]
     summary = pd.DataFrame(rows, columns=columns)
     summary = summary.sort_values(
         list(CELL_KEYS),
@@ -251,7 +255,7 @@ def _format_cell(summary: pd.DataFrame, key: tuple[str, ...]) -> str:
         return f"n/a n=0{excluded}"
     return (
         f"{100 * cell['accuracy']:.1f} [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]"
-        f" n={int(cell['n'])}{excluded}"
+        f" n={int(cell['n'])}{excluded}{assisted_suffix(cell)}"
     )
 
 
@@ -281,6 +285,7 @@ def markdown_table(header: Iterable[object], rows: Iterable[Iterable[object]]) -
 def table1_csv(summary: pd.DataFrame) -> str:
     """Table 1's numbers in long form (one line per cell), proportions in 0..1, for tools."""
     columns = ["n_trials", "n_excluded", "n", "correct", "accuracy", "ci_low", "ci_high", "ifr"]
+    columns += [c for c in ASSISTED_COLUMNS if c in summary.columns]
     return summary[columns].reset_index().to_csv(index=False)
 
 

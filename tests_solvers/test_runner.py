@@ -232,7 +232,9 @@ def test_three_malformed_replies_get_exactly_two_repairs() -> None:
     assert not result.correct
     assert result.parsed_answer is None and result.transcription is None
     assert result.error_class is not None and result.error_class.startswith("schema_")
-    assert result.error_class == "schema_domain"
+    assert result.error_class == "schema_parse"  # the first reply's failure, not the last
+    assert [e["error_class"] for e in result.repair_errors] == ["schema_structural",
+                                                                "schema_domain"]
     assert [t.repair_reason for t in result.turns] == [None, "schema_parse", "schema_structural"]
     # each repair echoes the reply it repairs
     assert MALFORMED in backend.requests[1].turns[0].text
@@ -279,9 +281,10 @@ def test_schema_error_then_undecidable_then_valid() -> None:
         (("undecidable", "schema", "schema", "valid"), 4, True, None),
         (("schema", "undecidable", "schema", "valid"), 4, True, None),
         # budgets are separate: a second undecidable gets no repair, even with schema budget left
-        (("schema", "undecidable", "undecidable"), 3, False, "undecidable"),
+        # (the trial keeps its first reply's failure as its error class)
+        (("schema", "undecidable", "undecidable"), 3, False, "schema_parse"),
         # and a third schema error gets none, even with the undecidable budget left
-        (("undecidable", "schema", "schema", "schema"), 4, False, "schema_parse"),
+        (("undecidable", "schema", "schema", "schema"), 4, False, "undecidable"),
         (("schema", "schema", "schema"), 3, False, "schema_parse"),
     ],
 )
@@ -327,7 +330,26 @@ def test_repair_rule_property(kinds: list[str]) -> None:
         spent = asked[:-1].count(last)
         assert spent == (2 if last == "schema" else 1)
         assert not result.correct
-        assert result.error_class == ("undecidable" if last == "undecidable" else "schema_parse")
+        first = asked[0]
+        assert result.error_class == ("undecidable" if first == "undecidable" else "schema_parse")
+        later = ["undecidable" if k == "undecidable" else "schema_parse" for k in asked[1:]]
+        assert [e["error_class"] for e in result.repair_errors] == later
+
+
+def test_undecidable_whose_repairs_fail_to_parse_keeps_its_first_cause() -> None:
+    """Regression (issue 12): an undecidable transcription whose repairs then fail to parse was
+    recorded as ``schema_parse``; the trial's error class is its real first cause, and the
+    repairs' failures are kept beside it."""
+    backend, result = _run(CHORD, "logiclm", [UNDECIDABLE_CHORD, MALFORMED, MALFORMED, MALFORMED])
+    assert len(backend.requests) == 4
+    assert [t.repair_reason for t in result.turns] == [None, "undecidable", "schema_parse",
+                                                        "schema_parse"]
+    record = result.record()
+    assert record["error_class"] == "undecidable"
+    assert "0, 2, 4" in record["error_message"]  # the first cause's own message
+    assert [e["error_class"] for e in record["repair_errors"]] == ["schema_parse"] * 3
+    assert [e["round"] for e in record["repair_errors"]] == [1, 2, 3]
+    assert not record["correct"] and record["parsed_answer"] is None
 
 
 def test_syncopation_and_transposition_repairs() -> None:
