@@ -216,7 +216,15 @@ class RecordPlugin:
             self.lines.append("eartest: wrong answers are reported, not failed, under --gate")
             session.exitstatus = pytest.ExitCode.OK
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_terminal_summary(self, terminalreporter):
+        """Around pytest's own summary, so the table comes after the list of failures."""
+        try:
+            return (yield)
+        finally:
+            self._write_summary(terminalreporter)
+
+    def _write_summary(self, terminalreporter) -> None:
         if self.writer.count:
             terminalreporter.write_line(
                 f"eartest: {self.writer.count} trial records in {self.writer.path}"
@@ -243,7 +251,23 @@ def compact_table(pooled) -> list[str]:
     return lines
 
 
+def is_bench_run(config: pytest.Config) -> bool:
+    """Whether the run's paths are inside ``bench/`` (``pytest`` alone runs ``testpaths``)."""
+    bench = REPO_ROOT / "bench"
+    paths = [Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+             for arg in config.args]
+    return bool(paths) and all(path == bench or bench in path.parents for path in paths)
+
+
+def _one_line_failures(config: pytest.Config) -> None:
+    """A wrong answer is a result, not a bug to debug: in a benchmark run each failure is one
+    ``FAILED <trial> - <why>`` line, unless the user asked for tracebacks with ``--tb``."""
+    if config.option.tbstyle == "auto" and is_bench_run(config):
+        config.option.tbstyle = "no"
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _one_line_failures(config)
     if _is_worker(config):
         return
     writer = RecordWriter(_run_dir(config))
