@@ -167,6 +167,7 @@ class RecordPlugin:
         df = tables.load_records(self.writer.path)
         config = self.config
         real = controls.real_records(df)  # control trials have their own table and lines
+        self.lines += usage_lines(artifacts.usage_by_model(df))
         self.lines += compact_table(artifacts.pooled_by_modality(tables.cell_summary(real)))
         self.lines += controls.terminal_lines(controls.control_summary(df))
         if not config.getoption("no_report"):
@@ -236,6 +237,20 @@ class RecordPlugin:
             )
         for line in self.lines:
             terminalreporter.write_line(line)
+
+
+def usage_lines(usage: dict[str, dict]) -> list[str]:
+    """The end-of-run account per model: new requests and their cost, replays apart."""
+    lines = []
+    for model, entry in usage.items():
+        tokens = entry["input_tokens"] + entry["output_tokens"]
+        if not tokens and not entry["cached_requests"]:
+            continue  # an offline model: nothing was asked of anyone
+        cost = entry.get("new_cost_usd")
+        shown = "no list price" if cost is None else f"estimated ${cost:.4f}"
+        lines.append(f"eartest: {model}: {entry['new_requests']} new requests ({shown}), "
+                     f"{entry['cached_requests']} answered from the cache of earlier runs")
+    return lines
 
 
 def compact_table(pooled) -> list[str]:
