@@ -107,6 +107,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         json.dumps(
             {
                 "summary_version": SUMMARY_VERSION,
+                # False for an interrupted run (--resume completes it); None when unknown
+                "complete": header.get("complete"),
                 "header": header,
                 "usage": usage_by_model(df),
                 "cells": frame_rows(summary),
