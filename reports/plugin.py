@@ -244,7 +244,7 @@ class RecordPlugin:
         if self.config.stash.get(BASELINE_KEY, None) is not None:
             return  # the baseline and the gate judge every record below
         earlier = df[df["test_id"].isin(set(self.earlier))]
-        wrong = int((~earlier["correct"].astype(bool)).sum())
+        wrong = int((earlier["correct"] != True).sum())  # noqa: E712 (NaN: no answer, wrong)
         if wrong:
             self.lines.append(f"eartest: {wrong} of the {len(earlier)} trials recorded before "
                               "the resume answered wrong")
