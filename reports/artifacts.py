@@ -49,10 +49,14 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
         costs = group.get("estimated_cost_usd", pd.Series([None] * len(group)))
         known = costs.dropna()
         turns = [turn for turns in group.get("turns", []) for turn in turns]
+        new_costs = group.get("new_cost_usd", pd.Series([None] * len(group))).dropna()
         usage[str(model)] = {
             "trials": int(len(group)),
             "requests": len(turns),
+            # replays of earlier runs' answers, apart from what this run asked (and paid for)
             "cached_requests": sum(1 for turn in turns if turn.get("cached")),
+            "new_requests": int(group.get("new_requests", pd.Series([0])).fillna(0).sum()),
+            "new_cost_usd": round(float(new_costs.sum()), 6) if len(new_costs) else None,
             "input_tokens": int(group.get("input_tokens", pd.Series([0])).fillna(0).sum()),
             "output_tokens": int(group.get("output_tokens", pd.Series([0])).fillna(0).sum()),
             "estimated_cost_usd": round(float(known.sum()), 6) if len(known) else None,
@@ -125,6 +129,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         json.dumps(
             {
                 "summary_version": SUMMARY_VERSION,
+                # False for an interrupted run (--resume completes it); None when unknown
+                "complete": header.get("complete"),
                 "header": header,
                 "usage": usage_by_model(df),
                 "cells": frame_rows(summary),

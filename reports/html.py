@@ -198,6 +198,12 @@ def render_report(
         for anchor, heading, content in sections
     )
     subtitle = f"<small>models: {html.escape(models)}</small>" if models else ""
+    if header.get("complete") is False:  # an interrupted run: say so before anything else
+        body = (f'<p class="incomplete"><strong>INCOMPLETE run</strong>: '
+                f'{html.escape(str(header.get("trials_recorded")))} of '
+                f'{html.escape(str(header.get("trials_expected")))} trials recorded; '
+                "complete it with the same command and <code>--resume RUN_DIR</code>.</p>\n"
+                + body)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from . import hookspecs
+from . import hookspecs, resume
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +43,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="where to write this run's records (default: reports/out/<run-id>)")
     group.addoption("--no-report", action="store_true",
                     help="write only trials.jsonl: no tables, figures or HTML at the end")
+    group.addoption("--resume", default=None, metavar="RUN_DIR",
+                    help="complete an interrupted run: same options, same directory; trials "
+                         "it recorded are kept, the rest run (answered requests come from the "
+                         "response cache)")
 
 
 def _is_worker(config: pytest.Config) -> bool:
@@ -52,15 +56,18 @@ def _is_worker(config: pytest.Config) -> bool:
 class RecordWriter:
     """Appends records to the run's JSONL file as reports arrive, flushing each line."""
 
-    def __init__(self, run_dir: Path) -> None:
+    def __init__(self, run_dir: Path, on_open=None) -> None:
         self.run_dir = run_dir
         self.path = run_dir / "trials.jsonl"
         self.count = 0
         self._handle = None
+        self._on_open = on_open  # called once, when the run directory is first written
 
     def write(self, record: dict) -> None:
         if self._handle is None:
             self.run_dir.mkdir(parents=True, exist_ok=True)
+            if self._on_open is not None:
+                self._on_open()
             self._handle = open(self.path, "a", encoding="utf-8")
         self._handle.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
         self._handle.flush()
@@ -85,13 +92,20 @@ def _default_run_dir(config: pytest.Config) -> Path:
 
 def _run_dir(config: pytest.Config) -> Path:
     chosen = config.getoption("run_dir")
+    resuming = config.getoption("resume")
+    if resuming:
+        if chosen and Path(chosen).resolve() != Path(resuming).resolve():
+            raise pytest.UsageError("--resume RUN_DIR writes into RUN_DIR: leave out --run-dir")
+        resume.check_resumable(config, Path(resuming))
+        return Path(resuming)
     if not chosen:
         return _default_run_dir(config)
     run_dir = Path(chosen)
     if (run_dir / "trials.jsonl").exists():
         raise pytest.UsageError(
             f"--run-dir {run_dir} already holds a run's records; choose a new directory "
-            "(one run per directory keeps every record counted once)"
+            "(one run per directory keeps every record counted once), or complete an "
+            f"interrupted run with --resume {run_dir}"
         )
     return run_dir
 
@@ -141,6 +155,28 @@ class RecordPlugin:
         self.missing: list[str] = []  # bench trials that ended without a record
         self.harness_failures = 0  # failures that are not a judged wrong answer
         self.lines: list[str] = []  # what the terminal summary prints
+        # --resume: the trials recorded before, kept as they are and not run again
+        self.earlier = resume.recorded_test_ids(writer.run_dir) if config.getoption("resume") \
+            else []
+        self.collected = 0  # bench trials this session runs
+
+    @pytest.hookimpl(tryfirst=True)  # before the prefetch, which an interrupt may stop
+    def pytest_collection_finish(self, session: pytest.Session) -> None:
+        if not self.config.pluginmanager.has_plugin("dsession"):
+            self.collected = sum(1 for item in session.items if hasattr(item, "callspec")
+                                 and "trial" in item.callspec.params)
+
+    @pytest.hookimpl(optionalhook=True, tryfirst=True)
+    def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
+        self.collected = self.collected or len(ids)
+
+    def _completeness(self, session: pytest.Session) -> dict:
+        stopped = session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(
+            session.shouldstop) or bool(session.shouldfail)
+        return {"complete": not stopped,
+                "trials_expected": len(self.earlier) + self.collected,
+                "trials_recorded": len(self.earlier) + self.writer.count,
+                "trials_resumed": len(self.earlier)}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         # user_properties ride on the setup, call and teardown reports alike: read the call's.
@@ -159,14 +195,25 @@ class RecordPlugin:
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.writer.close()
-        if not self.writer.count:
+        state = self._completeness(session)
+        if not state["complete"]:
+            self.lines.append(
+                f"eartest: INCOMPLETE run: {state['trials_recorded']} of "
+                f"{state['trials_expected']} trials recorded in {self.writer.run_dir}; "
+                f"complete it with the same command and --resume {self.writer.run_dir}"
+            )
+        if not self.writer.count and not self.earlier:
+            if not state["complete"] and self.collected:
+                self._mark_unstarted(state)
             return
         from . import artifacts, assisted, controls, tables
         from . import baseline as baseline_plugin
 
         df = tables.load_records(self.writer.path)
         config = self.config
+        self._fail_for_earlier_wrong_answers(session, df)
         real = controls.real_records(df)  # control trials have their own table and lines
+        self.lines += usage_lines(artifacts.usage_by_model(df))
         self.lines += compact_table(artifacts.pooled_by_modality(tables.cell_summary(real)))
         extractors = assisted.extractor_models(df)
         if extractors:
@@ -174,7 +221,7 @@ class RecordPlugin:
                               "replies the reader could not ('assisted'); accuracy is strict")
         self.lines += controls.terminal_lines(controls.control_summary(df))
         if not config.getoption("no_report"):
-            header = run_header(config, self.writer.run_dir, self.started)
+            header = run_header(config, self.writer.run_dir, self.started) | state
             written = artifacts.write_artifacts(df, self.writer.run_dir, header)
             self.lines.append(f"eartest: report in {written['report.html']}")
         save_to = config.getoption("baseline_save")
@@ -184,6 +231,28 @@ class RecordPlugin:
         baseline = config.stash.get(baseline_plugin.BASELINE_KEY, None)
         if baseline is not None:
             self._apply_baseline(session, baseline, real)
+
+    def _mark_unstarted(self, state: dict) -> None:
+        """Interrupted before any record (in the prefetch): leave what --resume needs."""
+        run_dir = self.writer.run_dir
+        resume.save_options(self.config, run_dir)
+        (run_dir / "summary.json").write_text(json.dumps(state, indent=2) + "\n",
+                                              encoding="utf-8")
+
+    def _fail_for_earlier_wrong_answers(self, session: pytest.Session, df) -> None:
+        """A resumed run's verdict covers the trials recorded before it, too."""
+        if not self.earlier or session.exitstatus != pytest.ExitCode.OK:
+            return
+        from .baseline import BASELINE_KEY
+
+        if self.config.stash.get(BASELINE_KEY, None) is not None:
+            return  # the baseline and the gate judge every record below
+        earlier = df[df["test_id"].isin(set(self.earlier))]
+        wrong = int((earlier["correct"] != True).sum())  # noqa: E712 (NaN: no answer, wrong)
+        if wrong:
+            self.lines.append(f"eartest: {wrong} of the {len(earlier)} trials recorded before "
+                              "the resume answered wrong")
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def _apply_baseline(self, session: pytest.Session, baseline, df) -> None:
         from . import baseline as baseline_plugin
@@ -220,7 +289,15 @@ class RecordPlugin:
             self.lines.append("eartest: wrong answers are reported, not failed, under --gate")
             session.exitstatus = pytest.ExitCode.OK
 
-    def pytest_terminal_summary(self, terminalreporter) -> None:
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
+    def pytest_terminal_summary(self, terminalreporter):
+        """Around pytest's own summary, so the table comes after the list of failures."""
+        try:
+            return (yield)
+        finally:
+            self._write_summary(terminalreporter)
+
+    def _write_summary(self, terminalreporter) -> None:
         if self.writer.count:
             terminalreporter.write_line(
                 f"eartest: {self.writer.count} trial records in {self.writer.path}"
@@ -232,6 +309,20 @@ class RecordPlugin:
             )
         for line in self.lines:
             terminalreporter.write_line(line)
+
+
+def usage_lines(usage: dict[str, dict]) -> list[str]:
+    """The end-of-run account per model: new requests and their cost, replays apart."""
+    lines = []
+    for model, entry in usage.items():
+        tokens = entry["input_tokens"] + entry["output_tokens"]
+        if not tokens and not entry["cached_requests"]:
+            continue  # an offline model: nothing was asked of anyone
+        cost = entry.get("new_cost_usd")
+        shown = "no list price" if cost is None else f"estimated ${cost:.4f}"
+        lines.append(f"eartest: {model}: {entry['new_requests']} new requests ({shown}), "
+                     f"{entry['cached_requests']} answered from the cache of earlier runs")
+    return lines
 
 
 def compact_table(pooled) -> list[str]:
@@ -252,11 +343,34 @@ def _percent(value: float) -> str:
     return "n/a" if value != value else f"{100 * value:.1f}%"
 
 
+def is_bench_run(config: pytest.Config) -> bool:
+    """Whether the run's paths are inside ``bench/`` (``pytest`` alone runs ``testpaths``)."""
+    bench = REPO_ROOT / "bench"
+    paths = [Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+             for arg in config.args]
+    return bool(paths) and all(path == bench or bench in path.parents for path in paths)
+
+
+def _one_line_failures(config: pytest.Config) -> None:
+    """A wrong answer is a result, not a bug to debug: in a benchmark run each failure is one
+    ``FAILED <trial> - <why>`` line, unless the user asked for tracebacks with ``--tb``."""
+    if config.option.tbstyle == "auto" and is_bench_run(config):
+        config.option.tbstyle = "no"
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    _one_line_failures(config)
     if _is_worker(config):
         return
-    writer = RecordWriter(_run_dir(config))
+    run_dir = _run_dir(config)
+    writer = RecordWriter(run_dir, on_open=lambda: resume.save_options(config, run_dir))
     config.pluginmanager.register(RecordPlugin(config, writer), "eartest-records")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under --resume, in every process: leave out the trials the run already recorded."""
+    if config.getoption("resume"):
+        resume.deselect_recorded(config, items, Path(config.getoption("resume")))
 
 
 @pytest.fixture

@@ -105,12 +105,15 @@ def test_prefetch_keeps_exactly_the_allowed_number_in_flight():
 
 # -- tallies and the board --------------------------------------------------------------------
 def test_tallies_add_up_and_read_as_one_line():
-    a = Tally(total=10, done=4, in_flight=2, cached=1, retried=3, failed=0, elapsed_s=3.0)
-    b = Tally(total=6, done=6, in_flight=0, cached=0, retried=1, failed=2, elapsed_s=5.0)
+    a = Tally(total=10, done=4, in_flight=2, cached=1, retried=3, failed=0, elapsed_s=3.0,
+              spend_usd=0.25)
+    b = Tally(total=6, done=6, in_flight=0, cached=0, retried=1, failed=2, elapsed_s=5.0,
+              spend_usd=0.5)
     total = a + b
-    assert total == Tally(16, 10, 2, 1, 4, 2, 5.0)
-    assert total.line() == ("eartest prefetch: 10/16 done, 2 in flight, 1 cached, 4 retried, "
-                            "2 failed, ETA 3 s")  # 9 live answers in 5 s: 6 left take ~3.3 s
+    assert total == Tally(16, 10, 2, 1, 4, 2, 5.0, 0.75)
+    assert total.line("gemini-pro") == (
+        "eartest prefetch gemini-pro: 10/16 done, 2 in flight, 1 cached, 4 retried, 2 failed, "
+        "1.8 trials/s, $0.7500 spent, ETA 3 s")  # 9 live answers in 5 s: 6 left take ~3.3 s
     assert Tally(total=5).line().endswith("ETA ?")
 
 

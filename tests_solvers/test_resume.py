@@ -1,0 +1,107 @@
+"""An interrupted run says so, and ``--resume RUN_DIR`` completes it (issue 14, item 12).
+
+A run interrupted with SIGINT (Ctrl-C) is marked incomplete in ``summary.json``, in the report
+and in the terminal; resuming keeps the earlier records, asks only what was never answered
+(answered requests come from the response cache) and marks the run complete.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests_solvers import CORE_BENCH
+from tests_solvers.fakes.openai_server import FakeOpenAIServer
+
+REPO = Path(__file__).resolve().parent.parent
+SLICE = ["-m", "chord and midi and zero and standalone"]  # 44 trials, one request each
+
+
+def bench_cmd(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
+
+
+def environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    return env | {"OPENAI_API_KEY": "sk-test-resume"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(bench_cmd(*args), cwd=REPO, capture_output=True, text=True,
+                          timeout=600, env=environment())
+
+
+def lines_of(path: Path) -> list[str]:
+    return path.read_text().splitlines() if path.exists() else []
+
+
+def summary(run_dir: Path) -> dict:
+    return json.loads((run_dir / "summary.json").read_text())
+
+
+def test_issue14_item12_sigint_marks_the_run_incomplete_and_resume_completes_it(tmp_path):
+    cache, run_dir = tmp_path / "responses.sqlite", tmp_path / "run"
+    with FakeOpenAIServer(latency_s=0.15) as server:
+        common = ["--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
+                  "--cache-path", str(cache), *SLICE, "--no-prefetch"]
+        victim = subprocess.Popen(bench_cmd(*common, "--run-dir", str(run_dir)), cwd=REPO,
+                                  env=environment(), stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 300
+        while len(lines_of(run_dir / "trials.jsonl")) < 6 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        victim.send_signal(signal.SIGINT)
+        output = victim.communicate(timeout=300)[0]
+        assert victim.returncode == 2, output[-3000:]
+        earlier = lines_of(run_dir / "trials.jsonl")
+        assert 6 <= len(earlier) < 44
+        marked = summary(run_dir)
+        assert marked["complete"] is False
+        assert marked["header"]["trials_recorded"] == len(earlier)
+        assert marked["header"]["trials_expected"] == 44
+        assert "INCOMPLETE" in (run_dir / "report.html").read_text()
+        assert f"INCOMPLETE run: {len(earlier)} of 44 trials recorded" in output
+        assert f"--resume {run_dir}" in output
+        answered = sqlite3.connect(cache).execute("SELECT COUNT(*) FROM responses").fetchone()[0]
+        before = server.count
+
+        refused = run(*common, "--run-dir", str(run_dir))
+        assert refused.returncode == 4 and "--resume" in refused.stderr
+
+        resumed = run(*common, "--resume", str(run_dir))
+        assert resumed.returncode in (0, 1), resumed.stdout[-3000:] + resumed.stderr[-3000:]
+        asked_again = server.count - before
+    records = lines_of(run_dir / "trials.jsonl")
+    assert records[:len(earlier)] == earlier, "earlier records must be kept as they were"
+    test_ids = [json.loads(line)["test_id"] for line in records]
+    assert len(test_ids) == len(set(test_ids)) == 44, "every trial recorded exactly once"
+    assert asked_again == 44 - answered, "an answered request was asked again, or one was lost"
+    done = summary(run_dir)
+    assert done["complete"] is True and done["header"]["trials_recorded"] == 44
+    assert "INCOMPLETE" not in (run_dir / "report.html").read_text()
+    assert "INCOMPLETE" not in resumed.stdout
+
+
+def test_issue14_item12_resume_refuses_other_options_and_a_finished_run(tmp_path):
+    run_dir = tmp_path / "run"
+    common = ["--model", "chance", "--modality", "midi", "-m", "chord and zero and standalone"]
+    stopped = run(*common, "-x", "--run-dir", str(run_dir))  # stops at the first wrong answer
+    assert stopped.returncode == 1
+    assert summary(run_dir)["complete"] is False
+    other = run(*common, "--seed", "7", "--resume", str(run_dir))
+    assert other.returncode == 4 and "--seed" in other.stderr
+    assert "Traceback" not in other.stdout + other.stderr
+    finished = run(*common, "--resume", str(run_dir))
+    assert finished.returncode == 1  # chance answers wrong, now as then
+    assert summary(run_dir)["complete"] is True
+    assert len(lines_of(run_dir / "trials.jsonl")) == 44
+    again = run(*common, "--resume", str(run_dir))
+    assert again.returncode == 4 and "already complete" in again.stderr
+    missing = run(*common, "--resume", str(tmp_path / "nowhere"))
+    assert missing.returncode == 4 and "nowhere" in missing.stderr
