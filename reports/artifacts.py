@@ -76,6 +76,8 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
             "trials": len(turns),
             "requests": len(turns),
             "cached_requests": sum(1 for turn in turns if turn.get("cached")),
+            "new_requests": sum(1 for turn in turns if not turn.get("cached")),
+            "new_cost_usd": None,
             "input_tokens": sum(int(turn.get("input_tokens") or 0) for turn in turns),
             "output_tokens": sum(int(turn.get("output_tokens") or 0) for turn in turns),
             "estimated_cost_usd": None,
