@@ -1,0 +1,96 @@
+"""Issue 14, "data loss and checks that cannot fail": each test reproduces one defect a hostile
+newcomer found (the item number is in the test's name) and holds the fix in place.
+
+The reports CLI runs in a subprocess, as a user runs it; the gate runs through pytester on a
+small bench of its own with the real plugins.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+pytest_plugins = ["pytester"]
+
+
+def _record(model: str, trial_id: str, correct: bool) -> dict:
+    task, modality, shot, strategy, _ = trial_id.split("/")
+    return {"model": model, "trial_id": trial_id, "task": task, "modality": modality,
+            "shot": shot, "strategy": strategy, "correct": correct, "error_class": None,
+            "truth": "A", "parsed_answer": "A" if correct else "B", "turns": []}
+
+
+def _run(folder: Path, model: str, ids: list[str]) -> Path:
+    folder.mkdir(parents=True)
+    lines = [json.dumps(_record(model, t, n % 2 == 0)) for n, t in enumerate(ids)]
+    (folder / "trials.jsonl").write_text("\n".join(lines) + "\n")
+    return folder
+
+
+def reports(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "reports", *args], cwd=REPO,
+                          capture_output=True, text=True, timeout=300)
+
+
+IDS = [f"chord/midi/zero/standalone/chord{n}" for n in range(1, 9)]
+
+
+# -- item 1: `reports build --out` into an existing run ------------------------------------------
+def test_item01_build_refuses_existing_run_dir(tmp_path: Path) -> None:
+    existing = _run(tmp_path / "existing", "oracle", IDS)
+    (existing / "glmm.csv").write_text("old table\n")
+    before = (existing / "trials.jsonl").read_text()
+    other = _run(tmp_path / "other", "chance", IDS[:3])
+    result = reports("build", str(other), "--out", str(existing))
+    assert result.returncode == 4, result.stderr
+    assert "already holds a run" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert (existing / "trials.jsonl").read_text() == before  # nothing replaced
+    assert sorted(p.name for p in existing.iterdir()) == ["glmm.csv", "trials.jsonl"]
+
+
+def test_item01_build_refuses_an_out_that_is_a_file(tmp_path: Path) -> None:
+    run = _run(tmp_path / "run", "oracle", IDS)
+    target = tmp_path / "out.txt"
+    target.write_text("keep me\n")
+    result = reports("build", str(run), "--out", str(target))
+    assert result.returncode == 4
+    assert "is a file" in result.stderr and "Traceback" not in result.stderr
+    assert target.read_text() == "keep me\n"
+
+
+# -- item 11: `reports compare` with nothing in common; exit codes as pytest's -------------------
+def test_item11_compare_with_no_common_trial_is_an_error(tmp_path: Path) -> None:
+    a = _run(tmp_path / "a", "oracle", IDS[:4])
+    b = _run(tmp_path / "b", "oracle", IDS[4:])
+    result = reports("compare", str(a), str(b))
+    assert result.returncode == 4, result.stdout
+    assert "no trial in common" in result.stderr
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["build", "/nonexistent/run"], ["compare", "/nonexistent/a", "/nonexistent/b"],
+     ["compare", "only-one"], ["bild", "x"], []],
+    ids=["missing-run", "missing-runs", "missing-argument", "typo", "no-command"],
+)
+def test_item11_reports_usage_errors_exit_4_in_one_message(args: list[str]) -> None:
+    result = reports(*args)
+    assert result.returncode == 4, (result.returncode, result.stderr)
+    assert "Traceback" not in result.stderr
+    assert result.stderr.strip().splitlines()[-1].startswith("python -m reports")
+
+
+def test_item11_compare_of_paired_runs_still_works(tmp_path: Path) -> None:
+    a = _run(tmp_path / "a", "oracle", IDS)
+    b = _run(tmp_path / "b", "oracle", IDS)
+    result = reports("compare", str(a), str(b))
+    assert result.returncode == 0, result.stderr
+    assert "chord" in result.stdout
+
