@@ -57,9 +57,12 @@ def _headers(run_dirs: list[Path]) -> list[dict]:
 
 def build(run_dirs: list[Path], out_dir: Path) -> Path:
     from . import artifacts, tables
+    from .paths import directory_problem
 
     check_out_dir(out_dir, run_dirs)
     df = tables.load_records(run_dirs)
+    if problem := directory_problem(out_dir):
+        raise ValueError(f"--out: {problem}")
     out_dir.mkdir(parents=True, exist_ok=True)
     merged = out_dir / "trials.jsonl"
     with merged.open("w", encoding="utf-8") as handle:

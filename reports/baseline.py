@@ -117,6 +117,12 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("--baseline-strict needs --baseline PATH")
     if path:
         config.stash[BASELINE_KEY] = Baseline.load(Path(path))
+    save_to = config.getoption("baseline_save")
+    if save_to and not hasattr(config, "workerinput"):  # the controller writes it, at the end
+        from .paths import file_problem
+
+        if problem := file_problem(Path(save_to)):
+            raise pytest.UsageError(f"--baseline-save: {problem}")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

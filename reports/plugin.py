@@ -93,6 +93,10 @@ def _run_dir(config: pytest.Config) -> Path:
             f"--run-dir {run_dir} already holds a run's records; choose a new directory "
             "(one run per directory keeps every record counted once)"
         )
+    from .paths import directory_problem
+
+    if problem := directory_problem(run_dir):  # before any request, not after the spending
+        raise pytest.UsageError(f"--run-dir: {problem}")
     return run_dir
 
 

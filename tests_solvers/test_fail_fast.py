@@ -92,3 +92,40 @@ def test_item10_positive_rpm_and_timeout_are_accepted() -> None:
     result = run("--model", "gemini-pro", "--rpm", "0.5", "--request-timeout", "0.5",
                  *SLICE, "--collect-only")
     assert result.returncode == 0, result.stderr[-1000:]
+
+
+# -- item 9: output paths that cannot be written, found before the first request ------------------
+def _unwritable(tmp_path: Path) -> dict[str, Path]:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("not a directory\n")
+    return {"file": a_file, "under-a-file": a_file / "run", "read-only-fs": Path("/proc/eartest")}
+
+
+@pytest.mark.parametrize("where", ["file", "under-a-file", "read-only-fs"])
+@pytest.mark.parametrize("option", ["--run-dir", "--baseline-save"])
+def test_item09_unwritable_output_is_refused_before_any_request(
+    tmp_path: Path, option: str, where: str
+) -> None:
+    target = _unwritable(tmp_path)[where]
+    if option == "--baseline-save" and where == "file":
+        target = tmp_path  # a directory where a file is wanted
+    args = [option, str(target)]
+    if option == "--baseline-save":
+        args += ["--run-dir", str(tmp_path / "run")]
+    with FakeGeminiServer() as server:
+        result = run("--model", "gemini-pro", *SLICE, *args,
+                     env={"GEMINI_BASE_URL": server.base_url})
+        assert server.generate_count == 0
+    assert result.returncode == 4, result.stdout[-2000:]
+    assert f"{option}: " in result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    assert "INTERNALERROR" not in result.stderr + result.stdout
+    assert not (tmp_path / "run").exists()
+
+
+def test_item09_writable_outputs_are_checked_without_leaving_folders(tmp_path: Path) -> None:
+    deep = tmp_path / "new" / "deeper"
+    result = run("--model", "oracle", *SLICE, "--collect-only", "--run-dir", str(deep / "run"),
+                 "--baseline-save", str(deep / "base.json"))
+    assert result.returncode == 0, result.stderr[-1000:]
+    assert not (tmp_path / "new").exists()
