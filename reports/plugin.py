@@ -207,6 +207,12 @@ class RecordPlugin:
         alpha = self.config.getoption("gate")
         if alpha is None:
             return
+        partial = self.config.getoption("gate_partial")
+        pairs = zip(df["model"], df["trial_id"], strict=True)
+        if problem := baseline_plugin.coverage_problem(baseline, pairs, partial):
+            self.lines.append(f"eartest: gate at alpha {alpha} FAILED: {problem}")
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            return
         failures = baseline_plugin.gate_failures(baseline, df, alpha)
         if failures:
             self.lines.append(f"eartest: gate at alpha {alpha} FAILED for {len(failures)} cells:")

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests_solvers import CORE_BENCH
+
 REPO = Path(__file__).resolve().parent.parent
 pytest_plugins = ["pytester"]
 
@@ -94,3 +96,54 @@ def test_item11_compare_of_paired_runs_still_works(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "chord" in result.stdout
 
+
+
+# -- item 2: a gate that compared nothing, or only part of the run ---------------------------------
+def bench(*args: str) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+           "--modality", "midi", "--shot", "zero", "--strategy", "standalone", "--no-report",
+           *args]
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def chord_baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A chance baseline of the 44 chord trials (seed 0): chance gets most of them wrong."""
+    folder = tmp_path_factory.mktemp("chord_baseline")
+    saved = bench("--model", "chance", "-m", "chord", "--run-dir", str(folder / "run"),
+                  "--baseline-save", str(folder / "chord.json"))
+    assert saved.returncode == 1, saved.stdout[-2000:]
+    return folder / "chord.json"
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_item02_gate_that_compared_nothing_fails(
+    tmp_path: Path, chord_baseline: Path, workers: list[str]
+) -> None:
+    result = bench("--model", "chance", "-m", "syncopation", "--run-dir", str(tmp_path / "r"),
+                   "--baseline", str(chord_baseline), "--gate", "0.01", *workers)
+    assert result.returncode != 0, result.stdout[-2000:]
+    assert "gate at alpha 0.01 passed" not in result.stdout
+    assert "holds none of this run's 20 trials" in result.stdout + result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["serial", "xdist"])
+def test_item02_gate_on_a_partial_baseline_fails_unless_gate_partial(
+    tmp_path: Path, chord_baseline: Path, workers: list[str]
+) -> None:
+    both = ["--model", "chance", "-m", "chord or syncopation", "--baseline", str(chord_baseline),
+            "--gate", "0.01", *workers]
+    partial = bench(*both, "--run-dir", str(tmp_path / "a"))
+    assert partial.returncode != 0, partial.stdout[-2000:]
+    assert "holds only 44 of this run's 64 trials" in partial.stdout + partial.stderr
+    assert "gate at alpha 0.01 passed" not in partial.stdout
+    allowed = bench(*both, "--gate-partial", "--run-dir", str(tmp_path / "b"))
+    assert allowed.returncode == 0, allowed.stdout[-2000:]
+    assert "gate at alpha 0.01 passed" in allowed.stdout
+
+
+def test_item02_gate_partial_needs_gate() -> None:
+    result = bench("--gate-partial", "--collect-only")
+    assert result.returncode == 4
+    assert "--gate-partial qualifies --gate" in result.stderr
