@@ -8,13 +8,17 @@ small bench of its own with the real plugins.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from fixtures.backends.base import Response
+from fixtures.response_cache import CacheError, ResponseCache
 from tests_solvers import CORE_BENCH
+from tests_solvers.fakes.gemini_server import FakeGeminiServer
 
 REPO = Path(__file__).resolve().parent.parent
 pytest_plugins = ["pytester"]
@@ -147,3 +151,50 @@ def test_item02_gate_partial_needs_gate() -> None:
     result = bench("--gate-partial", "--collect-only")
     assert result.returncode == 4
     assert "--gate-partial qualifies --gate" in result.stderr
+
+
+# -- item 6: a response cache with damaged pages ---------------------------------------------------
+def _damaged_cache(path: Path) -> Path:
+    """A real cache of 600 answers whose header and schema are intact but whose pages 21-23
+    are overwritten, as a disk or a careless copy might leave it."""
+    with ResponseCache(path) as cache:
+        for number in range(600):
+            cache.put(f"key{number:05d}", Response("Final Answer: A " + "x" * 900), "gemini",
+                      "gemini-2.5-pro")
+    with path.open("r+b") as handle:
+        handle.seek(4096 * 20)
+        handle.write(b"\xa5" * 4096 * 3)
+    return path
+
+
+def test_item06_damaged_response_cache_is_refused_when_opened(tmp_path: Path) -> None:
+    path = _damaged_cache(tmp_path / "responses.sqlite")
+    with pytest.raises(CacheError, match="responses.sqlite") as raised:
+        ResponseCache(path).open()
+    assert "delete or move the file" in str(raised.value)
+    assert "\n" not in str(raised.value)
+
+
+def test_item06_damaged_response_cache_stops_the_run_before_any_trial(tmp_path: Path) -> None:
+    path = _damaged_cache(tmp_path / "responses.sqlite")
+    env = {**os.environ, "GEMINI_API_KEY": "AIza-test-key"}
+    with FakeGeminiServer() as server:
+        env["GEMINI_BASE_URL"] = server.base_url
+        result = subprocess.run(
+            [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+             "--model", "gemini-pro", "-m", "chord and midi and zero and standalone",
+             "--cache-path", str(path), "--run-dir", str(tmp_path / "run")],
+            cwd=REPO, capture_output=True, text=True, timeout=600, env=env,
+        )
+        assert server.generate_count == 0
+    assert result.returncode == 4, result.stdout[-2000:]
+    assert f"--cache: the response cache {path}" in result.stderr
+    assert "Traceback" not in result.stdout + result.stderr
+    assert not (tmp_path / "run").exists()
+
+
+def test_item06_sound_cache_opens_and_answers(tmp_path: Path) -> None:
+    with ResponseCache(tmp_path / "ok.sqlite") as cache:
+        cache.put("k", Response("Final Answer: B"), "gemini", "m")
+    with ResponseCache(tmp_path / "ok.sqlite") as cache:
+        assert cache.open().get("k").text == "Final Answer: B"
