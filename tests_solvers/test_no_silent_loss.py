@@ -103,11 +103,15 @@ def test_item11_compare_of_paired_runs_still_works(tmp_path: Path) -> None:
 
 
 # -- item 2: a gate that compared nothing, or only part of the run ---------------------------------
-def bench(*args: str) -> subprocess.CompletedProcess:
+def bench_axes(*args: str) -> subprocess.CompletedProcess:
     cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
-           "--modality", "midi", "--shot", "zero", "--strategy", "standalone", "--no-report",
-           *args]
+           "--no-report", *args]
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+
+
+def bench(*args: str) -> subprocess.CompletedProcess:
+    """The core bench on the MIDI, zero-shot, standalone slice."""
+    return bench_axes("--modality", "midi", "--shot", "zero", "--strategy", "standalone", *args)
 
 
 @pytest.fixture(scope="module")
@@ -198,3 +202,58 @@ def test_item06_sound_cache_opens_and_answers(tmp_path: Path) -> None:
         cache.put("k", Response("Final Answer: B"), "gemini", "m")
     with ResponseCache(tmp_path / "ok.sqlite") as cache:
         assert cache.open().get("k").text == "Final Answer: B"
+
+
+# -- item 4: recordings whose file names the schema grammar does not accept -----------------------
+HOSTILE_NAMES = ("take 1.wav", "chord (1).wav", "accord é.wav", "a,b.wav", "x[1].wav",
+                 "it's.wav")
+
+
+def test_item04_hostile_recording_names_are_announced_as_schema_identifiers(
+    tmp_path: Path,
+) -> None:
+    import csv
+    import shutil
+
+    from fixtures.export import STIMULI_COLUMNS, stimuli_manifest_row
+    from fixtures.stimuli import wav_path
+    from fixtures.tasks.catalog import items_for
+
+    manifest = tmp_path / "my recordings" / "stimuli.csv"
+    manifest.parent.mkdir()
+    with manifest.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=STIMULI_COLUMNS, restval="")
+        writer.writeheader()
+        for item, name in zip(items_for("chord", "test"), HOSTILE_NAMES, strict=False):
+            shutil.copyfile(wav_path(item.clips[0]), manifest.parent / name)
+            writer.writerow(stimuli_manifest_row(item, [name]) | {"item_id": ""})
+    result = bench_axes("--model", "oracle", "--stimuli-manifest", str(manifest),
+                        "--modality", "audio", "--shot", "zero", "--strategy", "logiclm",
+                        "--run-dir", str(tmp_path / "run"))
+    assert result.returncode == 0, result.stdout[-3000:]
+    lines = (tmp_path / "run" / "trials.jsonl").read_text().splitlines()
+    found = [json.loads(line) for line in lines]
+    assert len(found) == len(HOSTILE_NAMES)
+    assert all(r["correct"] and r["error_class"] is None for r in found)
+
+
+def test_item04_two_melodies_that_differ_only_in_unsafe_characters_are_refused(
+    tmp_path: Path,
+) -> None:
+    import csv
+    import shutil
+
+    from fixtures.stimuli import wav_path
+    from fixtures.tasks.catalog import items_for
+    from fixtures.tasks.manifest import ManifestError, load_manifest
+
+    item = items_for("transposition", "test")[0]
+    for name, clip in zip(("a b.wav", "a,b.wav"), item.clips, strict=True):
+        shutil.copyfile(wav_path(clip), tmp_path / name)
+    manifest = tmp_path / "m.csv"
+    with manifest.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["task", "audio", "audio_2", "same"])
+        writer.writerow(["transposition", "a b.wav", "a,b.wav", "yes"])
+    with pytest.raises(ManifestError, match="could not tell them apart"):
+        load_manifest(manifest)
