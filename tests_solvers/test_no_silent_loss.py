@@ -7,6 +7,7 @@ small bench of its own with the real plugins.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -257,3 +258,60 @@ def test_item04_two_melodies_that_differ_only_in_unsafe_characters_are_refused(
         writer.writerow(["transposition", "a b.wav", "a,b.wav", "yes"])
     with pytest.raises(ManifestError, match="could not tell them apart"):
         load_manifest(manifest)
+
+
+# -- item 5: stimulus cache files damaged behind an intact header; exports linked to the cache ----
+def _forget_validations() -> None:
+    """What a new process starts with: no file validated yet."""
+    from fixtures.stimuli import cache as stimulus_cache
+
+    stimulus_cache._valid_memo.clear()
+    stimulus_cache._sha256_memo.clear()
+
+
+def test_item05_cached_wav_with_garbage_samples_is_rendered_again(tmp_path: Path) -> None:
+    import hashlib
+
+    import soundfile
+
+    from fixtures.stimuli import synth
+    from fixtures.stimuli.cache import cached_file, sha256_file
+    from fixtures.tasks.catalog import items_for
+
+    good = synth.render_wav(items_for("chord", "test")[0].clips[0])
+    calls: list[int] = []
+    key = hashlib.sha256(f"item05{tmp_path}".encode()).hexdigest()
+    path = cached_file(key, ".wav", lambda: calls.append(1) or good)
+    header_bytes = len(good) - soundfile.info(path).frames * 4  # 16-bit stereo samples
+    damaged = good[:header_bytes] + bytes(reversed(good[header_bytes:]))
+    path.write_bytes(damaged)  # same header, same size: only the samples differ
+    assert soundfile.info(path).frames == soundfile.info(io.BytesIO(good)).frames
+    _forget_validations()
+    assert cached_file(key, ".wav", lambda: calls.append(1) or good) == path
+    assert len(calls) == 2 and path.read_bytes() == good
+    assert sha256_file(path) == hashlib.sha256(good).hexdigest()
+    _forget_validations()
+    cached_file(key, ".wav", lambda: calls.append(1) or good)
+    assert len(calls) == 2  # a sound file is served as it is
+
+
+def test_item05_editing_an_export_leaves_the_cache_untouched(tmp_path: Path) -> None:
+    from fixtures.stimuli import wav_path
+    from fixtures.tasks.catalog import items_for
+
+    result = subprocess.run(
+        [sys.executable, "-m", "fixtures", "export", str(tmp_path / "out"), "--task", "chord",
+         "--split", "test"],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    clip = items_for("chord", "test")[0].clips[0]
+    cached = wav_path(clip)
+    before = cached.read_bytes()
+    for exported in (tmp_path / "out" / "stimuli" / f"{clip.stimulus_name}.wav",
+                     tmp_path / "out" / "chord1.wav"):
+        assert exported.read_bytes() == before
+        with exported.open("r+b") as handle:  # edited in place, as an audio editor may
+            handle.seek(100)
+            handle.write(b"\x7f" * 64)
+    assert cached.read_bytes() == before
