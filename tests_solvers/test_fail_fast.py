@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests_solvers import CORE_BENCH
-from tests_solvers.fakes.gemini_server import FakeGeminiServer
+from tests_solvers.fakes.gemini_server import FakeGeminiServer, http_error
 
 REPO = Path(__file__).resolve().parent.parent
 SECRET = "AIza-test-SECRET-5d0e2a11"
@@ -129,3 +129,67 @@ def test_item09_writable_outputs_are_checked_without_leaving_folders(tmp_path: P
                  "--baseline-save", str(deep / "base.json"))
     assert result.returncode == 0, result.stderr[-1000:]
     assert not (tmp_path / "new").exists()
+
+
+# -- item 7: a refused key or a dead endpoint stops the run with one message ----------------------
+def _refuse(status: int):
+    return lambda _request: http_error(status, "The caller does not have permission")
+
+
+@pytest.mark.parametrize(
+    ("server_options", "workers"),
+    [({"api_key": "another-key"}, []), ({"responder": _refuse(401)}, []),
+     ({"responder": _refuse(403)}, ["-n", "2"]), ({"api_key": "another-key"}, ["--no-prefetch"])],
+    ids=["invalid-key", "401", "403-xdist", "invalid-key-no-prefetch"],
+)
+def test_item07_refused_key_stops_the_run_with_exit_4(
+    tmp_path: Path, server_options: dict, workers: list[str]
+) -> None:
+    with FakeGeminiServer(**server_options) as server:
+        result = run("--model", "gemini-pro", *SLICE, *workers, "--run-dir", str(tmp_path / "r"),
+                     "--cache-path", str(tmp_path / "c.sqlite"),
+                     env={"GEMINI_BASE_URL": server.base_url})
+        sent = server.generate_count
+    output = result.stdout + result.stderr
+    assert result.returncode == 4, output[-3000:]
+    assert "the first 4 requests of the run all failed" in output
+    assert "Traceback" not in output
+    assert sent < 44  # it stopped instead of asking every trial
+    if workers == ["--no-prefetch"]:
+        assert sent == 4
+
+
+def test_item07_dead_endpoint_stops_the_run_quickly(tmp_path: Path) -> None:
+    import socket
+    import time
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        dead = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    started = time.monotonic()
+    result = run("--model", "gemini-pro", *SLICE, "--max-attempts", "2",
+                 "--run-dir", str(tmp_path / "r"), "--cache-path", str(tmp_path / "c.sqlite"),
+                 env={"GEMINI_BASE_URL": dead})
+    elapsed_s = time.monotonic() - started
+    output = result.stdout + result.stderr
+    assert result.returncode == 4, output[-3000:]
+    assert "network error talking to the Gemini API" in output
+    assert "Traceback" not in output
+    assert elapsed_s < 60
+
+
+def test_item07_a_failure_after_the_first_answer_is_one_trials_failure(tmp_path: Path) -> None:
+    answered: list[int] = []
+
+    def first_answer_then_refuse(_request):
+        answered.append(1)
+        return None if len(answered) == 1 else http_error(403, "quota project revoked")
+
+    with FakeGeminiServer(responder=first_answer_then_refuse) as server:
+        result = run("--model", "gemini-pro", *SLICE, "--concurrency", "1", "--no-report",
+                     "--run-dir", str(tmp_path / "r"), "--cache-path", str(tmp_path / "c.sqlite"),
+                     env={"GEMINI_BASE_URL": server.base_url})
+    assert result.returncode == 1, result.stdout[-3000:]
+    found = records(tmp_path / "r")
+    assert len(found) == 44
+    assert sum(r["error_class"] == "backend_error" for r in found) == 43
