@@ -164,8 +164,9 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if baseline is None or gate is None or hasattr(config, "workerinput"):
         return
     trials = [_trial_of(item) for item in session.items]
-    pairs = [(t.model, t.trial_id) for t in trials
-             if t is not None and getattr(t, "control", "real") == "real"]  # never baselined
+    pairs = [(t.model, t.trial_id) for t in trials  # (an empty parametrization's NOTSET has
+             if hasattr(t, "trial_id")               # no trial; controls are never baselined)
+             and getattr(t, "control", "real") == "real"]
     if problem := coverage_problem(baseline, pairs, config.getoption("gate_partial")):
         raise pytest.UsageError(f"--gate {gate}: {problem}")
 
