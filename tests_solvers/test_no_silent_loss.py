@@ -315,3 +315,27 @@ def test_item05_editing_an_export_leaves_the_cache_untouched(tmp_path: Path) -> 
             handle.seek(100)
             handle.write(b"\x7f" * 64)
     assert cached.read_bytes() == before
+
+
+def test_item06_unreadable_cache_record_mid_run_stops_with_one_message(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "responses.sqlite"
+    env = {**os.environ, "GEMINI_API_KEY": "AIza-test-key"}
+    command = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+               "--model", "gemini-pro", "-m", "chord and midi and zero and standalone",
+               "--cache-path", str(path), "--no-report"]
+    with FakeGeminiServer() as server:
+        env["GEMINI_BASE_URL"] = server.base_url
+        first = subprocess.run([*command, "--run-dir", str(tmp_path / "a")], cwd=REPO,
+                               capture_output=True, text=True, timeout=600, env=env)
+        assert first.returncode == 1, first.stdout[-2000:]  # the fake always answers A
+        with sqlite3.connect(path) as conn:  # pages intact, records not: passes quick_check
+            conn.execute("UPDATE responses SET response_json = '{not json'")
+        conn.close()
+        second = subprocess.run([*command, "--run-dir", str(tmp_path / "b")], cwd=REPO,
+                                capture_output=True, text=True, timeout=600, env=env)
+    output = second.stdout + second.stderr
+    assert second.returncode == 4, output[-3000:]
+    assert "holds an unreadable record" in output
+    assert "Traceback" not in output and output.count("unreadable record") == 1
