@@ -3,6 +3,10 @@
 ``build`` merges runs (several models, or shards of one run made on several machines) into one
 report made by the same code as a single run's report. ``compare`` prints per-cell deltas
 between two runs of the same trials, with exact McNemar tests.
+
+Bad input (a missing run, a malformed record, an output directory that already holds a run,
+two runs with no trial in common) is one line on stderr and exit status 4, as pytest's usage
+errors are.
 """
 
 from __future__ import annotations
@@ -14,6 +18,30 @@ import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: the same status for the same kind of mistake
+RUN_FILES = ("trials.jsonl", "summary.json")  # either one means a directory holds a run
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 4 (argparse's own is 2) with one line."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(USAGE_ERROR, f"{self.prog}: {message}\n")
+
+
+def check_out_dir(out_dir: Path, run_dirs: list[Path]) -> None:
+    """Refuse an output that would overwrite a run (or is not a directory), before any work."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise ValueError(f"--out {out_dir} is a file, not a directory")
+    held = [name for name in RUN_FILES if (out_dir / name).exists()]
+    if held:
+        raise ValueError(
+            f"--out {out_dir} already holds a run ({held[0]}); choose a new directory "
+            "(building into it would replace that run's records)"
+        )
+    inputs = {(p if p.is_dir() else p.parent).resolve() for p in run_dirs}
+    if out_dir.resolve() in inputs:
+        raise ValueError(f"--out {out_dir} is one of the runs being merged")
 
 
 def _headers(run_dirs: list[Path]) -> list[dict]:
@@ -29,8 +57,12 @@ def _headers(run_dirs: list[Path]) -> list[dict]:
 
 def build(run_dirs: list[Path], out_dir: Path) -> Path:
     from . import artifacts, tables
+    from .paths import directory_problem
 
+    check_out_dir(out_dir, run_dirs)
     df = tables.load_records(run_dirs)
+    if problem := directory_problem(out_dir):
+        raise ValueError(f"--out: {problem}")
     out_dir.mkdir(parents=True, exist_ok=True)
     merged = out_dir / "trials.jsonl"
     with merged.open("w", encoding="utf-8") as handle:
@@ -51,7 +83,7 @@ def build(run_dirs: list[Path], out_dir: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m reports", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="python -m reports", description=__doc__.splitlines()[0])
     commands = parser.add_subparsers(dest="command", required=True)
     build_cmd = commands.add_parser("build", help="merge run directories into one report")
     build_cmd.add_argument("run_dirs", nargs="+", type=Path)
@@ -69,9 +101,9 @@ def main(argv: list[str] | None = None) -> int:
             from .compare import compare_runs
 
             print(compare_runs(args.run_a, args.run_b))
-    except (FileNotFoundError, ValueError) as exc:
+    except (OSError, ValueError) as exc:
         print(f"python -m reports {args.command}: {exc}", file=sys.stderr)
-        return 2
+        return USAGE_ERROR
     return 0
 
 

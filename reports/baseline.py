@@ -13,13 +13,17 @@ A baseline file holds, per model, every trial's outcome and every cell's accurac
   of an unchanged model is at most about K x ALPHA; choose ALPHA with that in mind. Under
   ``--gate`` the gate decides the run: wrong answers are still reported (and regressions
   listed) but do not by themselves fail it, because a nondeterministic model flips some
-  trials on every run; errors of the harness still fail it.
+  trials on every run; errors of the harness still fail it. A gate that compares nothing (the
+  baseline holds none of the run's trials) fails, and so does one whose baseline holds only
+  some of them, unless ``--gate-partial`` says that is meant: a gate must not pass on trials
+  it never saw.
 """
 
 from __future__ import annotations
 
 import json
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -45,6 +49,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--gate", type=float, default=None, metavar="ALPHA",
                     help="with --baseline: fail the run when a cell's accuracy drops below the "
                     "baseline's by more than chance allows (one-sided exact test at ALPHA)")
+    group.addoption("--gate-partial", action="store_true",
+                    help="with --gate: accept a baseline that holds only some of the run's "
+                    "trials (by default that fails the gate, as one that holds none always does)")
 
 
 @dataclass(frozen=True)
@@ -113,10 +120,18 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"--gate takes a level between 0 and 1, got {gate}")
     if gate is not None and not path:
         raise pytest.UsageError("--gate compares against a baseline: give --baseline PATH too")
+    if config.getoption("gate_partial") and gate is None:
+        raise pytest.UsageError("--gate-partial qualifies --gate: give --gate ALPHA too")
     if config.getoption("baseline_strict") and not path:
         raise pytest.UsageError("--baseline-strict needs --baseline PATH")
     if path:
         config.stash[BASELINE_KEY] = Baseline.load(Path(path))
+    save_to = config.getoption("baseline_save")
+    if save_to and not hasattr(config, "workerinput"):  # the controller writes it, at the end
+        from .paths import file_problem
+
+        if problem := file_problem(Path(save_to)):
+            raise pytest.UsageError(f"--baseline-save: {problem}")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -125,14 +140,51 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     strict = config.getoption("baseline_strict")
     for item in items:
-        callspec = getattr(item, "callspec", None)
-        trial = callspec.params.get("trial") if callspec else None
+        trial = _trial_of(item)
         if trial is None:
             continue
         known = baseline.outcomes.get(trial.model, {}).get(trial.trial_id)
         if known in ("failed", "excluded"):
             reason = f"{known} in baseline {baseline.path.name}"
             item.add_marker(pytest.mark.xfail(reason=reason, strict=strict))
+
+
+def _trial_of(item: pytest.Item):
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("trial") if callspec else None
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Refuse a gate that could not judge the selected trials before any request is sent (the
+    prefetch runs after this); under xdist the controller collects nothing and the check is
+    made on the records at the end of the run."""
+    config = session.config
+    baseline = config.stash.get(BASELINE_KEY, None)
+    gate = config.getoption("gate")
+    if baseline is None or gate is None or hasattr(config, "workerinput"):
+        return
+    trials = [_trial_of(item) for item in session.items]
+    pairs = [(t.model, t.trial_id) for t in trials  # (an empty parametrization's NOTSET has
+             if hasattr(t, "trial_id")               # no trial; controls are never baselined)
+             and getattr(t, "control", "real") == "real"]
+    if problem := coverage_problem(baseline, pairs, config.getoption("gate_partial")):
+        raise pytest.UsageError(f"--gate {gate}: {problem}")
+
+
+def coverage_problem(
+    baseline: Baseline, trials: Iterable[tuple[str, str]], partial: bool
+) -> str | None:
+    """Why the gate cannot judge these (model, trial_id) pairs against ``baseline``, or None:
+    it holds none of them, or (unless ``partial``) only some."""
+    wanted = list(trials)
+    held = sum(1 for model, trial_id in wanted if trial_id in baseline.outcomes.get(model, {}))
+    if wanted and not held:
+        return (f"baseline {baseline.path} holds none of this run's {len(wanted)} trials, so "
+                "the gate would compare nothing; choose the baseline of these trials")
+    if held < len(wanted) and not partial:
+        return (f"baseline {baseline.path} holds only {held} of this run's {len(wanted)} "
+                "trials; give --gate-partial to gate on those alone")
+    return None
 
 
 def regressions(baseline: Baseline, df: pd.DataFrame) -> list[str]:

@@ -28,7 +28,8 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
     FileNotFoundError
         If a path holds no trial records.
     ValueError
-        For malformed records, or runs that disagree on a trial's cell.
+        For malformed records, runs that disagree on a trial's cell, or runs that share no
+        trial (every row would read n = 0).
     """
     # control trials (reports.controls) would share their real trials' cells: left out
     df_a, df_b = real_records(load_records(run_a)), real_records(load_records(run_b))
@@ -37,7 +38,13 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
         f"B: {run_b}  ({len(df_b)} trials; {_models(df_b)})",
         "",
     ]
-    return "\n".join(header) + format_comparison(paired_comparison(df_a, df_b))
+    table = paired_comparison(df_a, df_b)
+    if not table["n_pairs"].sum():
+        raise ValueError(
+            f"{run_a} and {run_b} have no trial in common (no trial_id of one run is in the "
+            "other, for the models compared); nothing to compare"
+        )
+    return "\n".join(header) + format_comparison(table)
 
 
 def _models(df: pd.DataFrame) -> str:

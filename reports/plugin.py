@@ -107,6 +107,10 @@ def _run_dir(config: pytest.Config) -> Path:
             "(one run per directory keeps every record counted once), or complete an "
             f"interrupted run with --resume {run_dir}"
         )
+    from .paths import directory_problem
+
+    if problem := directory_problem(run_dir):  # before any request, not after the spending
+        raise pytest.UsageError(f"--run-dir: {problem}")
     return run_dir
 
 
@@ -275,6 +279,12 @@ class RecordPlugin:
                 self.lines.append(f"  ... and {len(regressed) - MAX_LISTED} more")
         alpha = self.config.getoption("gate")
         if alpha is None:
+            return
+        partial = self.config.getoption("gate_partial")
+        pairs = zip(df["model"], df["trial_id"], strict=True)
+        if problem := baseline_plugin.coverage_problem(baseline, pairs, partial):
+            self.lines.append(f"eartest: gate at alpha {alpha} FAILED: {problem}")
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
             return
         failures = baseline_plugin.gate_failures(baseline, df, alpha)
         if failures:

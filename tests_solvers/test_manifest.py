@@ -138,7 +138,7 @@ def test_a_recordings_request_names_its_files_and_carries_their_audio(tmp_path: 
     request = build_request(item, "audio", "zero", "standalone", GenerationSettings())
     media = [p for p in request.turns[-1].parts if isinstance(p, MediaPart)]
     assert [Path(p.path).name for p in media] == ["take 1.wav"]
-    assert "Stimulus: take 1.wav" in request.turns[-1].text
+    assert "Stimulus: take_1.wav" in request.turns[-1].text  # the schema grammar's form
     with pytest.raises(ValueError, match="no midi form"):
         identifiers(item, "midi")
 

@@ -201,7 +201,7 @@ def test_build_reports_bad_input_in_one_line(tmp_path: Path) -> None:
          "--out", str(tmp_path / "out")],
         cwd=REPO, capture_output=True, text=True, timeout=120,
     )
-    assert result.returncode == 2
+    assert result.returncode == 4
     assert "Traceback" not in result.stderr
     assert "trials.jsonl:1" in result.stderr
 
