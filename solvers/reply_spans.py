@@ -10,7 +10,9 @@ tiers of authority, and :func:`read_reply` applies one rule set to every answer 
    first; then answer sentences with a cue (``answer_sentence``); then, only if neither exists,
    the last line or last sentence if it is short (``last_line``, ``last_sentence``). The first
    tier that has spans decides; lower tiers are never consulted after it, so a committed but
-   unreadable answer line is no answer rather than an invitation to mine the reasoning.
+   unreadable answer line is no answer rather than an invitation to mine the reasoning. (Cue
+   sentences that name nothing, "My answer is based on the audio.", fall through to the
+   last line.)
 2. **Agreement.** Within the deciding tier every readable span must give the same answer.
    Two different answers (a changed mind, a boxed answer contradicting the final line) are a
    hedge and read as no answer. A span that is itself a hedge ("A or B") makes the reply one.
@@ -64,6 +66,7 @@ class Reading(Generic[T]):
     source: str | None
     error: str | None = None
     via: str | None = None
+    span: str | None = None  # the deciding span's text (the hedging one, for a hedge)
 
 
 ValueReader = Callable[[str, str], "tuple[T | None, str | None] | tuple[T | None, str | None, str]"]
@@ -257,23 +260,35 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
     tiers = answer_tiers(reply)
     if not tiers:
         return Reading(None, None, "no answer in the reply")
-    tier = tiers[0]
-    found: dict[Hashable, tuple[str, str | None]] = {}
+    reading: Reading = Reading(None, None, "no answer in the reply")
+    for tier in tiers:
+        reading = _read_tier(tier, read_value)
+        if reading.answer is not None or reading.error == HEDGE:
+            return reading
+        if tier[0].source not in SENTENCE_SOURCES:
+            return reading  # a committed answer line that names nothing is no answer
+    return reading  # cue sentences that name nothing fall through to the last line
+
+
+def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
+    found: dict[Hashable, tuple[str, str | None, str]] = {}
     first_reason: str | None = None
     for span in tier:
         answer, reason, *via = read_value(span.text, span.source)
         if answer is None:
             if reason == HEDGE:
-                return Reading(None, span.source, HEDGE)
+                return Reading(None, span.source, HEDGE, span=span.text)
             first_reason = first_reason or reason
             continue
-        found.setdefault(answer, (span.source, via[0] if via else None))
+        found.setdefault(answer, (span.source, via[0] if via else None, span.text))
     if len(found) > 1:
-        return Reading(None, tier[-1].source, HEDGE)
+        texts = "\n".join(text for _source, _via, text in found.values())
+        return Reading(None, tier[-1].source, HEDGE, span=texts)
     if not found:
-        return Reading(None, tier[-1].source, first_reason or "no answer in the reply")
-    (answer, (source, via)), = found.items()
-    return Reading(answer, source, None, via)
+        return Reading(None, tier[-1].source, first_reason or "no answer in the reply",
+                       span=tier[-1].text)
+    (answer, (source, via, text)), = found.items()
+    return Reading(answer, source, None, via, text)
 
 
 def final_answer_value(reply: str) -> str | None:

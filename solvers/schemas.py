@@ -13,6 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+from .reply_spans import EXPLICIT_SOURCES, HEDGE, read_reply
+
 SchemaErrorKind = Literal["parse", "structural", "domain"]
 
 RHYTHM_SLOT_RANGE = (1, 32)  # 4 bars of eighth notes
@@ -112,6 +114,8 @@ def find_schema_lines(text: str, name: str) -> list[SchemaLine]:
 def _require_lines(text: str, name: str, count: int) -> list[SchemaLine]:
     """Exactly ``count`` schema lines, else parse (none) or structural (wrong count) error."""
     lines = find_schema_lines(text, name)
+    if len(lines) > count:  # drafts, then the answer: a grader reads the committed one
+        lines = _committed_lines(text, name, count) or lines
     shape = f"{name}(identifier, [v1, v2, ...])"
     if not lines:
         if re.search(rf"(?<![A-Za-z0-9_]){name}\s*\(", text, re.IGNORECASE):
@@ -123,6 +127,26 @@ def _require_lines(text: str, name: str, count: int) -> list[SchemaLine]:
             "structural", f"expected {wanted} {name}(...) line(s), found {len(lines)}"
         )
     return lines
+
+
+def _committed_lines(text: str, name: str, count: int) -> list[SchemaLine] | None:
+    """The ``count`` lines of the reply's explicit answer (a ``Final Answer`` line or block,
+    ``\\boxed{}``, JSON) when it holds exactly that many; None otherwise. Two explicit
+    answers with different lines are a hedge: structural error."""
+
+    def read_lines(span: str, _source: str) -> tuple:
+        try:
+            found = tuple(find_schema_lines(span, name))
+        except SchemaError:
+            return None, "malformed"
+        return (found, None) if len(found) == count else (None, "no complete answer")
+
+    reading = read_reply(text, read_lines)
+    if reading.error == HEDGE:
+        raise SchemaError("structural", f"two different final {name}(...) answers in the reply")
+    if reading.answer is None or reading.source not in EXPLICIT_SOURCES:
+        return None
+    return list(reading.answer)
 
 
 def normalize_identifier(identifier: str) -> str:
