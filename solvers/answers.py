@@ -159,8 +159,8 @@ def _sentence_answer(sentence: str) -> tuple[str | None, bool, str | None]:
     stated = {("yes" if w in _YES else "no") for i, w in enumerate(words) if (w in _YES or w in _NO)
               and (i == 0 or words[i - 1] in _LEAD_IN)}
     bare = {w for w in words if w in ("yes", "no")}
-    if len(stated | bare) > 1 and "or" in words:
-        return None, True, HEDGE  # "Yes or no"
+    if len(stated | bare) > 1:
+        return None, True, HEDGE  # "Yes or no", "Yes and no: ..."
     phrases = _phrase_polarity(words)
     if len(stated) > 1:
         return None, True, HEDGE

@@ -60,7 +60,8 @@ FILLER = frozenset(
     type kind quality chord chords triad level category class label recording clip audio sample
     example piece track song music played given what call called just only really very much
     strongly leaning lean toward towards am well ok okay alright hmm conclusion short summary
-    answering respond response reply""".split()
+    answering respond response reply at all instrument instruments heard after careful
+    carefully listening analysis thought""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
@@ -68,7 +69,8 @@ _AFTER_LETTER = frozenset(
     """or and nor vs versus is was seems fits matches best because since would looks appears
     sounds it as then than""".split()
 )
-_NEGATION = frozenset("not no never isn t nor neither".split())
+# Words before a letter that make it a note or key name: "in A", "the key is A", "root C".
+_NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass at".split())
 
 
 @dataclass(frozen=True)
@@ -103,21 +105,22 @@ class ChoiceReader:
     def __call__(self, text: str, source: str) -> tuple:
         text = unicodedata.normalize("NFKC", text)[:MAX_SPAN_CHARS]
         segments = _segments(text)
-        while len(segments) > 1 and self._filler_only(segments[0]):
-            segments = segments[1:]  # "So, B.", "Well: B"
+        while len(segments) > 1 and self._filler_only(segments[0][1]):
+            segments = segments[1:]  # "So, B.", "After careful listening: C."
         if not segments:
             return None, "no option named"
-        head_named, head_via, head_pure = self.named(segments[0])
+        head_named, head_via, head_pure = self.named(segments[0][1])
         if len(head_named) > 1:
             return None, HEDGE
         if not head_named or not head_pure:
             return None, "no option named"
         (letter,) = head_named
-        for index, segment in enumerate(segments[1:], start=1):
+        for index, (delimiter, segment) in enumerate(segments[1:], start=1):
             named, _via, pure = self.named(segment)
-            if named - head_named and (pure or index == 1):
+            explained = delimiter.isalpha()  # "because ...", "since ...": reasons, not answers
+            if named - head_named and (pure or (index == 1 and not explained)):
                 return None, HEDGE  # "B. Diminished", "B, not A", "B. Actually, C."
-        if _UNCERTAIN.search(segments[0]) or (len(segments) > 1 and _UNCERTAIN.search(segments[1])):
+        if _UNCERTAIN.search(text):
             return None, UNCERTAIN
         return letter, None, head_via
 
@@ -182,6 +185,8 @@ class ChoiceReader:
         previous = tokens[index - 1].text if index else ""
         if len(tokens) == 1 or previous in _OPTION_CUES:
             return letter
+        if {t.text for t in tokens[max(0, index - 2):index]} & _NOTE_CONTEXT:
+            return None  # "it's in A", "the key is A"
         if token.raw.islower() and index == 0 and after.lstrip(_QUOTES).startswith(")"):
             return letter  # "b) Minor"
         if token.raw.islower() or token.raw == "I":
@@ -224,22 +229,23 @@ def _tokens(text: str) -> list[_Token]:
             for m in _TOKEN.finditer(text)]
 
 
-def _segments(text: str) -> list[str]:
-    """The span cut at delimiters; empty pieces dropped. The first is the head."""
-    pieces, start = [], 0
+def _segments(text: str) -> list[tuple[str, str]]:
+    """The span cut at delimiters, each piece with the delimiter before it; empty pieces
+    dropped. The first is the head."""
+    pieces, start, before = [], 0, ""
     for match in _DELIMITER.finditer(text):
-        pieces.append(text[start:match.start()])
-        start = match.end()
+        pieces.append((before, text[start:match.start()]))
+        start, before = match.end(), match.group().strip().casefold()
         if len(pieces) > 64:
             break
-    pieces.append(text[start:])
-    return [piece for piece in pieces if _TOKEN.search(piece)]
+    pieces.append((before, text[start:]))
+    return [(delimiter, piece) for delimiter, piece in pieces if _TOKEN.search(piece)]
 
 
 def options_named(text: str, reader: ChoiceReader) -> list[str]:
     """Every option a span names in any segment, in option order (for records)."""
     named: set[str] = set()
-    for segment in _segments(unicodedata.normalize("NFKC", text)[:MAX_SPAN_CHARS]):
+    for _delimiter, segment in _segments(unicodedata.normalize("NFKC", text)[:MAX_SPAN_CHARS]):
         named |= reader.named(segment)[0]
     return [letter for letter in reader.options if letter in named]
 

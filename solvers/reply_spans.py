@@ -44,6 +44,8 @@ HEDGE = "hedge"  # the reason a value reader gives for two or more different ans
 # A last line or sentence longer than this is reasoning, not an answer given alone.
 MAX_FALLBACK_WORDS = 14
 _MAX_BLOCK_LINES = 40
+MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
+_MAX_TRAILING_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,13 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     if wordy:
         last = wordy[-1]
         if _word_count(last) <= MAX_FALLBACK_WORDS:
-            tiers.append([AnswerSpan(last, "last_line")])
+            # Short lines just above the last are read with it, so "A\nB" is two answers.
+            above = []
+            for line in reversed(wordy[-1 - _MAX_TRAILING_LINES:-1]):
+                if _word_count(line) > MAX_TRAILING_WORDS:
+                    break
+                above.insert(0, AnswerSpan(line, "last_line"))
+            tiers.append([*above, AnswerSpan(last, "last_line")])
         else:
             final_sentence = _sentences(last)[-1] if _sentences(last) else ""
             if final_sentence and _word_count(final_sentence) <= MAX_FALLBACK_WORDS:
@@ -273,6 +281,7 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
 def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     found: dict[Hashable, tuple[str, str | None, str]] = {}
     first_reason: str | None = None
+    last_answer: Hashable | None = None
     for span in tier:
         answer, reason, *via = read_value(span.text, span.source)
         if answer is None:
@@ -281,9 +290,13 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
             first_reason = first_reason or reason
             continue
         found.setdefault(answer, (span.source, via[0] if via else None, span.text))
+        if span is tier[-1]:
+            last_answer = answer
     if len(found) > 1:
         texts = "\n".join(text for _source, _via, text in found.values())
         return Reading(None, tier[-1].source, HEDGE, span=texts)
+    if found and tier[-1].source == "last_line" and last_answer is None:
+        found = {}  # short lines above the last line only make a hedge, never the answer
     if not found:
         return Reading(None, tier[-1].source, first_reason or "no answer in the reply",
                        span=tier[-1].text)
