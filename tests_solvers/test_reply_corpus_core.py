@@ -19,7 +19,8 @@ from solvers.mcq import match_option
 from solvers.schemas import SchemaError
 
 CORPUS = Path(__file__).parent / "reply_corpus"
-FILES = sorted(p for prefix in ("core_", "mcq_", "logiclm_") for p in CORPUS.glob(f"{prefix}*.jsonl"))
+FILES = sorted(path for prefix in ("core_", "mcq_", "logiclm_")
+               for path in CORPUS.glob(f"{prefix}*.jsonl"))
 MIN_AGREEMENT = 0.98
 
 
