@@ -115,19 +115,22 @@ def extract_choice(
 # --- Yes / no (transposition) ------------------------------------------------------------------
 
 _MAX_CHARS = 2000
-_TOKEN = re.compile(r"[^\W_]+")
+_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # "yes-ish" is one word, not "yes"
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+")
 _YES = frozenset("yes yeah yep yup yea affirmative correct true indeed".split())
 _NO = frozenset("no nope nah negative false incorrect".split())
-_LEAD_IN = frozenset("so thus therefore hence is answer final my".split())
+_LEAD_IN = frozenset("so thus therefore hence is answer final my believe think say guess".split())
 _SAME = frozenset("same identical transposed transposition transpositions equivalent".split())
 _DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar".split())
 _NOUNS = frozenset("melody melodies tune tunes one ones line lines sequence intervals interval "
                    "contour pattern melodic".split())
+# Words before a closing "same"/"different" that make it a statement: "they're the same".
+_PREDICATE = frozenset("the are re is s not completely totally entirely quite very all two "
+                       "clearly definitely".split())
 _NEGATORS = frozenset("not never t isn aren isnt arent neither nor".split())
 _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|not\s+(?:\w+\s+)?"
-                        r"(?:sure|certain)|can'?t\s+tell|cannot\s+tell|hard\s+to|unclear)\b|\?",
-                        re.IGNORECASE)
+                        r"(?:sure|certain)|can'?t\s+tell|cannot\s+tell|hard\s+to|unclear|"
+                        r"may|might|could)\b|\?", re.IGNORECASE)
 
 
 def _phrase_polarity(words: list[str]) -> set[str]:
@@ -145,6 +148,9 @@ def _phrase_polarity(words: list[str]) -> set[str]:
         if word in _SAME - {"transposed", "transposition", "transpositions"} or word in _DIFFERENT:
             if after and not (set(after) & _NOUNS):
                 continue  # "same rhythm", "different key"
+            before = words[index - 1] if index else ""
+            if not after and index and before not in _PREDICATE:
+                continue  # "I same": a stray word, not "they are the same"
         if set(words[max(0, index - 3):index]) & _NEGATORS:
             answer = "no" if answer == "yes" else "yes"
         found.add(answer)

@@ -39,7 +39,7 @@ _GLUE_BEFORE = "-'\u2019"
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 # Where a head ends. Commas, colons, sentence ends, dashes and explanation words.
 _DELIMITER = re.compile(
-    r"\s*(?:\n|[\u2014\u2013]|\s-\s|--|;|,|:(?=\s|$)|(?<!\d)[.!](?=\s|$)|(?<=\d)[.!](?=\s|$)"
+    r"\s*(?:\n|[\u2014\u2013]|\s-\s|--|;|,|\(|:(?=\s|$)|(?<!\d)[.!](?=\s|$)|(?<=\d)[.!](?=\s|$)"
     r"|\s(?:because|since|given|due\s+to|which|based\s+on|considering|but|however|"
     r"although|though|whereas|yet|unless|if)\b)\s*",
     re.IGNORECASE,
@@ -61,7 +61,7 @@ FILLER = frozenset(
     example piece track song music played given what call called just only really very much
     strongly leaning lean toward towards am well ok okay alright hmm conclusion short summary
     answering respond response reply at all instrument instruments heard after careful
-    carefully listening analysis thought""".split()
+    carefully listening analysis thought or and nor vs versus""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
@@ -69,6 +69,9 @@ _AFTER_LETTER = frozenset(
     """or and nor vs versus is was seems fits matches best because since would looks appears
     sounds it as then than""".split()
 )
+_EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", "due to",
+                           "based on"])
+_TURNS = frozenset("but however although though whereas yet unless if".split())
 # Words before a letter that make it a note or key name: "in A", "the key is A", "root C".
 _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass at".split())
 
@@ -104,7 +107,8 @@ class ChoiceReader:
 
     def __call__(self, text: str, source: str) -> tuple:
         text = unicodedata.normalize("NFKC", text)[:MAX_SPAN_CHARS]
-        segments = _segments(text)
+        arrow = max(text.rfind("\u2192"), text.rfind("->"), text.rfind("=>"))
+        segments = _segments(text[arrow + 1:].lstrip(">") if arrow >= 0 else text)
         while len(segments) > 1 and self._filler_only(segments[0][1]):
             segments = segments[1:]  # "So, B.", "After careful listening: C."
         if not segments:
@@ -117,11 +121,14 @@ class ChoiceReader:
         (letter,) = head_named
         for index, (delimiter, segment) in enumerate(segments[1:], start=1):
             named, _via, pure = self.named(segment)
-            explained = delimiter.isalpha()  # "because ...", "since ...": reasons, not answers
-            if named - head_named and (pure or (index == 1 and not explained)):
+            explained = delimiter in _EXPLANATIONS  # "because ...": reasons, not answers
+            opening = _TOKEN.match(segment.lstrip())
+            turned = delimiter in _TURNS or bool(  # "minor but also calm", "B — though C"
+                opening and opening.group().casefold() in _TURNS)
+            if named - head_named and (pure or turned or (index == 1 and not explained)):
                 return None, HEDGE  # "B. Diminished", "B, not A", "B. Actually, C."
         if _UNCERTAIN.search(text):
-            return None, UNCERTAIN
+            return None, HEDGE  # an uncertain answer is a hedge ("maybe B", "B?")
         return letter, None, head_via
 
     def _filler_only(self, segment: str) -> bool:

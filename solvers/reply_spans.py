@@ -8,7 +8,8 @@ tiers of authority, and :func:`read_reply` applies one rule set to every answer 
 
 1. **Tiers.** Explicit commitments (``final_line``, ``final_block``, ``boxed``, ``json``) come
    first; then answer sentences with a cue (``answer_sentence``); then, only if neither exists,
-   the last line or last sentence if it is short (``last_line``, ``last_sentence``). The first
+   the last line if it is short, else the first and last sentences of it if they are
+   (``last_line``, ``last_sentence``). The first
    tier that has spans decides; lower tiers are never consulted after it, so a committed but
    unreadable answer line is no answer rather than an invitation to mine the reasoning. (Cue
    sentences that name nothing, "My answer is based on the audio.", fall through to the
@@ -111,7 +112,9 @@ _SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192]|=>|->)"
 _HEADER = re.compile(
     rf"(?:\bfinal\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)"
     r"|^[\s#>\-\u2022]*(?:(?:my|the|correct|best)\s+)?answer\s*(?:\([^()]*\))?\s*"
-    rf"{_SEPARATOR})\s*(?P<value>.*)$",
+    rf"{_SEPARATOR}"
+    r"|^[\s#>\-\u2022]*(?:\u6700\u7ec8)?\u7b54\u6848\s*(?:\u662f|\u4e3a)?\s*:?)"  # 答案: / 最终答案是
+    r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
 # A heading line that is only "Final Answer" ("### Final Answer", "**Final answer**").
@@ -129,7 +132,7 @@ _CUE_SENTENCE = re.compile(
     r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
     r"(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
     r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for)"
-    r"|\b(?:answer|option|choice)\s*:)"
+    r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:)"
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
@@ -249,9 +252,14 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
                 above.insert(0, AnswerSpan(line, "last_line"))
             tiers.append([*above, AnswerSpan(last, "last_line")])
         else:
-            final_sentence = _sentences(last)[-1] if _sentences(last) else ""
-            if final_sentence and _word_count(final_sentence) <= MAX_FALLBACK_WORDS:
-                tiers.append([AnswerSpan(final_sentence, "last_sentence")])
+            # A long last line: its closing sentence, and its opening one ("No. The third
+            # interval differs ..."), when short; different answers in them are a hedge.
+            sentences = _sentences(last)
+            ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
+            short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
+                     if _word_count(sentence) <= MAX_FALLBACK_WORDS]
+            if short:
+                tiers.append(short)
     return tiers
 
 
