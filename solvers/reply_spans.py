@@ -113,7 +113,8 @@ _HEADER = re.compile(
     rf"(?:\bfinal\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)"
     r"|^[\s#>\-\u2022]*(?:(?:my|the|correct|best)\s+)?answer\s*(?:\([^()]*\))?\s*"
     rf"{_SEPARATOR}"
-    r"|^[\s#>\-\u2022]*(?:\u6700\u7ec8)?\u7b54\u6848\s*(?:\u662f|\u4e3a)?\s*:?)"  # 答案: / 最终答案是
+    # or the Chinese "答案:" / "最终答案是" (the answer / the final answer is)
+    r"|^[\s#>\-\u2022]*(?:\u6700\u7ec8)?\u7b54\u6848\s*(?:\u662f|\u4e3a)?\s*:?)"
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
