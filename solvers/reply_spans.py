@@ -141,6 +141,7 @@ _CUE_SENTENCE = re.compile(
 _SENTENCE_END = re.compile(r"(?<!\d)[.!?;](?=\s|$)|(?<=\d)[.!?;](?=\s|$)")
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
 _JSON_KEYS = ("final_answer", "answer", "choice", "option", "prediction", "label", "result")
+# (every JSON key holds one of the keywords the excerpt looks for; see _KEYWORDS below)
 
 
 def _sentences(line: str) -> list[str]:
@@ -196,25 +197,152 @@ def _header_spans(lines: list[str]) -> list[AnswerSpan]:
     return spans
 
 
-def _json_spans(text: str) -> list[AnswerSpan]:
+def _json_value(data: object) -> AnswerSpan | None:
+    if not isinstance(data, dict):
+        return None
+    lowered = {str(key).casefold(): value for key, value in data.items()}
+    for key in _JSON_KEYS:
+        if key in lowered:
+            value = lowered[key]
+            if isinstance(value, list):
+                value = ", ".join(str(item) for item in value)
+            if isinstance(value, str | int | float) and not isinstance(value, bool):
+                return AnswerSpan(str(value), "json")
+            return None
+    return None
+
+
+# --- Excerpt: the few lines of a reply that can hold its answer ---------------------------------
+# Readers must be linear and fast on a megabyte of junk, so the line rules above run on an
+# excerpt: lines holding an answer keyword (with the block under a header), and the last lines.
+# The keywords are found by str.find (C speed); a reply with more of them than any real reply
+# has (MAX_CUES), or whose excerpt exceeds MAX_EXCERPT_CHARS, has no readable answer.
+
+_KEYWORDS = ("answer", "\u7b54\u6848", "boxed", "option", "choice", "result", "prediction",
+             "verdict", "conclusion", "pick", "go with", "choose", "select", "opt for", "label")
+_HEADER_KEYWORDS = ("answer", "\u7b54\u6848")
+_LITERALS = {word: re.compile(re.escape(word)) for word in _KEYWORDS}
+MAX_CUES = 256
+MAX_EXCERPT_CHARS = 48_000
+_MAX_LINE_CHARS = 2_000  # a longer line is read in windows around its keywords
+_TAIL_LINES = 48
+_OTHER_LINE_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+def _unify_line_breaks(text: str) -> str:
+    if "\r" in text:  # single characters: `in` is a fast memchr
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for mark in _OTHER_LINE_BREAKS:
+        if mark in text:
+            text = text.replace(mark, "\n")
+    return text
+
+
+class _TooMany(Exception):
+    """More answer cues than any real reply has: read as no answer."""
+
+
+def _hits(low: str, words: tuple[str, ...], budget: list[int]) -> list[tuple[int, str]]:
+    found = []
+    for word in words:  # a literal regex per word: faster than str.find on adversarial text
+        for match in _LITERALS[word].finditer(low):
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _TooMany
+            found.append((match.start(), word))
+    return found
+
+
+def _json_at(raw: str, position: int) -> AnswerSpan | None:
+    """The answer of the JSON object around a key at ``position``, if it parses."""
+    start = raw.rfind("{", max(0, position - _MAX_LINE_CHARS), position)
+    match = _JSON_OBJECT.match(raw, start, position + _MAX_LINE_CHARS) if start >= 0 else None
+    try:
+        return _json_value(json.loads(match.group())) if match else None
+    except ValueError:
+        return None
+
+
+def _line_span(text: str, position: int) -> tuple[int, int]:
+    reach = max(0, position - _MAX_LINE_CHARS - 1)
+    start = text.rfind("\n", reach, position) + 1 or reach
+    end = text.find("\n", position, position + _MAX_LINE_CHARS * 2)
+    end = min(len(text), position + _MAX_LINE_CHARS * 2) if end < 0 else end
+    if end - start > _MAX_LINE_CHARS:  # a window around the keyword, cut at spaces
+        if position - start > _MAX_LINE_CHARS // 4:
+            left = text.find(" ", position - _MAX_LINE_CHARS // 4, position)
+            start = position if left < 0 else left
+        right = text.rfind(" ", position, position + _MAX_LINE_CHARS)
+        end = min(end, position + _MAX_LINE_CHARS) if right < 0 else min(end, right)
+    return start, end
+
+
+def _next_lines(text: str, end: int, count: int) -> list[tuple[int, int]]:
     spans = []
-    for match in _JSON_OBJECT.finditer(text):
-        try:
-            data = json.loads(match.group())
-        except ValueError:
-            continue
-        if not isinstance(data, dict):
-            continue
-        lowered = {str(key).casefold(): value for key, value in data.items()}
-        for key in _JSON_KEYS:
-            if key in lowered:
-                value = lowered[key]
-                if isinstance(value, list):
-                    value = ", ".join(str(item) for item in value)
-                if isinstance(value, str | int | float) and not isinstance(value, bool):
-                    spans.append(AnswerSpan(str(value), "json"))
-                break
+    while end < len(text) and len(spans) < count:
+        start = end + 1
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        if end - start > _MAX_LINE_CHARS:
+            break
+        spans.append((start, end))
     return spans
+
+
+def _tail_lines(text: str) -> list[tuple[int, int]]:
+    """The last lines; a last line too long to find its start is read from its last whole
+    sentences (a window opening after a sentence end), and nothing above it."""
+    spans, end = [], len(text)
+    while end > 0 and len(spans) < _TAIL_LINES:
+        reach = max(0, end - _MAX_LINE_CHARS * 4 - 1)
+        start = text.rfind("\n", reach, end) + 1 or reach
+        if start > 0 and start == reach:  # no line start within reach
+            window = end - _MAX_LINE_CHARS
+            cut = _SENTENCE_END.search(text, window, end)
+            if cut:
+                spans.append((cut.end(), end))
+            break
+        spans.append((start, end))
+        end = start - 1
+    return spans
+
+
+def _excerpt(raw: str) -> tuple[list[str], list[AnswerSpan]]:
+    """The lines the tier rules read, in order (a blank line between distant pieces), and the
+    boxed and JSON answers. Raises _TooMany for a degenerate reply."""
+    low = raw.lower()
+    if len(low) != len(raw):
+        low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in raw)
+    hits = _hits(low, _KEYWORDS, [MAX_CUES])
+    pieces: set[tuple[int, int]] = set()
+    explicit = []
+    for position, word in sorted(hits):
+        line = _line_span(raw, position)
+        pieces.add(line)
+        if word in _HEADER_KEYWORDS:
+            pieces.update(_next_lines(raw, line[1], _MAX_BLOCK_LINES + 6))
+        if word == "boxed" and raw[position - 1:position] == "\\":
+            boxed = _BOXED.match(raw, position - 1, position + 4 * _MAX_LINE_CHARS)
+            if boxed:
+                explicit.append(AnswerSpan(clean_markup(boxed.group(1)).strip(), "boxed"))
+        if raw[position - 1:position] in ('"', "_") and word in _JSON_KEYS:
+            span = _json_at(raw, position)
+            if span is not None and span not in explicit:
+                explicit.append(span)
+    pieces.update(_tail_lines(raw))
+    lines, last_end, size = [], -1, 0
+    for start, end in sorted(pieces):
+        if start < last_end:
+            continue
+        if last_end >= 0 and start > last_end + 1:
+            lines.append("")
+        line = raw[start:end]
+        size += len(line)
+        if size > MAX_EXCERPT_CHARS:
+            raise _TooMany
+        lines.append(line)
+        last_end = end
+    return lines, [span for span in explicit if _WORD.search(span.text)]
 
 
 def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
@@ -224,12 +352,13 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     """
     if not isinstance(reply, str):
         return []
-    raw = unicodedata.normalize("NFKC", reply)
-    boxed = [AnswerSpan(clean_markup(m.group(1)).strip(), "boxed") for m in _BOXED.finditer(raw)]
-    json_spans = _json_spans(raw)
-    text = clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", raw))
-    lines = text.splitlines()
-    explicit = _header_spans(lines) + [s for s in boxed if _WORD.search(s.text)] + json_spans
+    raw = _unify_line_breaks(unicodedata.normalize("NFKC", reply)).rstrip()
+    try:
+        excerpt, boxed_and_json = _excerpt(raw)
+    except _TooMany:
+        return []
+    lines = [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in excerpt]
+    explicit = _header_spans(lines) + boxed_and_json
     tiers: list[list[AnswerSpan]] = []
     if explicit:
         tiers.append(explicit)

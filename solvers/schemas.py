@@ -30,6 +30,8 @@ _QUOTE_CHARS = "\"'`\u201c\u201d\u2018\u2019"
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INTEGER_TOKEN = re.compile(r"[+-]?[0-9]+")
 _MAX_INTEGER_DIGITS = 12  # far beyond any valid value; keeps int() away from huge strings
+MAX_NAME_MENTIONS = 256  # more mentions of a schema name than any real reply has
+_MAX_LINE_CHARS = 20_000  # a schema line longer than this is not one a model wrote
 
 
 class SchemaError(Exception):
@@ -104,11 +106,32 @@ def find_schema_lines(text: str, name: str) -> list[SchemaLine]:
     if not isinstance(text, str):
         raise SchemaError("parse", f"expected text, got {type(text).__name__}")
     found: list[SchemaLine] = []
-    for match in _schema_pattern(name).finditer(text):
+    pattern = _schema_pattern(name)
+    for match in _matches_near_name(text, name, pattern):
         identifier = match.group("identifier")
         values = _parse_values(match.group("body"), name.lower(), identifier)
         found.append(SchemaLine(name=name.lower(), identifier=identifier, values=values))
     return found
+
+
+def _matches_near_name(text: str, name: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    """Matches of ``pattern`` starting where ``name`` occurs: linear in the text, since the
+    regex runs only in a bounded window at each of at most MAX_NAME_MENTIONS occurrences."""
+    low, key, matches, position, end = text.lower(), name.lower(), [], 0, -1
+    if len(low) != len(text):
+        low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
+    for _ in range(MAX_NAME_MENTIONS + 1):
+        position = low.find(key, position)
+        if position < 0:
+            return matches
+        if position >= end:
+            match = pattern.match(text, position, position + _MAX_LINE_CHARS)
+            if match:
+                matches.append(match)
+                end = match.end()
+        position += len(key)
+    raise SchemaError("structural", f"the reply mentions {name} more than "
+                                    f"{MAX_NAME_MENTIONS} times; expected schema lines")
 
 
 def _require_lines(text: str, name: str, count: int) -> list[SchemaLine]:
@@ -118,7 +141,8 @@ def _require_lines(text: str, name: str, count: int) -> list[SchemaLine]:
         lines = _committed_lines(text, name, count) or lines
     shape = f"{name}(identifier, [v1, v2, ...])"
     if not lines:
-        if re.search(rf"(?<![A-Za-z0-9_]){name}\s*\(", text, re.IGNORECASE):
+        opening = re.compile(rf"(?<![A-Za-z0-9_]){name}\s*\(", re.IGNORECASE)
+        if _matches_near_name(text, name, opening):
             raise SchemaError("parse", f"malformed {name} line: expected the form {shape}")
         raise SchemaError("parse", f"no {shape} line found")
     if len(lines) != count:
