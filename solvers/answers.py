@@ -168,8 +168,8 @@ def _sentence_answer(sentence: str) -> tuple[str | None, bool, str | None]:
     if len(stated | bare) > 1:
         return None, True, HEDGE  # "Yes or no", "Yes and no: ..."
     phrases = _phrase_polarity(words)
-    if len(stated) > 1:
-        return None, True, HEDGE
+    if len(stated) > 1 or len(stated | bare | phrases) > 1:
+        return None, True, HEDGE  # "Different melodies or yes"
     if stated:
         (answer,) = stated
         if phrases - stated:

@@ -165,7 +165,7 @@ def _tail_lines(text: str) -> list[tuple[int, int]]:
 def excerpt(raw: str) -> tuple[list[str], list[tuple[str, str]]]:
     """The lines the tier rules read, in order (a blank line between distant pieces), and the
     boxed and JSON answers. Raises TooManyCues for a degenerate reply."""
-    low = raw.lower()
+    low = raw.replace("\u0130", "i").lower()  # U+0130 is the one letter lower() lengthens
     if len(low) != len(raw):
         low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in raw)
     hits = _hits(low, _KEYWORDS, [MAX_CUES])

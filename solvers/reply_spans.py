@@ -114,14 +114,24 @@ _CUE_SENTENCE = re.compile(
 # (every JSON key holds one of the keywords the excerpt looks for; see _KEYWORDS below)
 
 
-def _sentences(line: str) -> list[str]:
-    """The sentences of one line (a decimal point or a clock time does not end a sentence)."""
+# Words after an answer sentence, on its line, that qualify it: read with it.
+_AFTERTHOUGHT = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably\s+not|not\s+sure|"
+                           r"unsure|actually|wait|instead|rather)\b|\?", re.IGNORECASE)
+
+
+def _sentence_ends(line: str) -> list[tuple[str, int]]:
+    """The sentences of one line with the offset each ends at (a decimal point or a clock
+    time does not end a sentence)."""
     parts, start = [], 0
     for match in _SENTENCE_END.finditer(line):
-        parts.append(line[start : match.end()])
+        parts.append((line[start : match.end()], match.end()))
         start = match.end()
-    parts.append(line[start:])
-    return [part.strip() for part in parts if _WORD.search(part)]
+    parts.append((line[start:], len(line)))
+    return [(part.strip(), end) for part, end in parts if _WORD.search(part)]
+
+
+def _sentences(line: str) -> list[str]:
+    return [sentence for sentence, _end in _sentence_ends(line)]
 
 
 def _word_count(text: str) -> int:
@@ -186,13 +196,17 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         tiers.append(explicit)
     sentences: list[AnswerSpan] = []
     for line in lines:
-        for sentence in _sentences(line):
+        for sentence, end in _sentence_ends(line):
             cue = _CUE_SENTENCE.search(sentence)
             if cue and _WORD.search(cue.group("value")):
-                sentences.append(AnswerSpan(cue.group("value").strip(), "answer_sentence"))
+                rest = line[end:]  # "The answer is D. Or possibly A.": the hedge is read too
+                value = cue.group("value") + (rest if _AFTERTHOUGHT.search(rest) else "")
+                sentences.append(AnswerSpan(value.strip(), "answer_sentence"))
     if sentences:
         tiers.append(sentences)
     wordy = [line.strip() for line in lines if _WORD.search(line)]
+    while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
+        wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
     if wordy:
         last = wordy[-1]
         if _word_count(last) <= MAX_FALLBACK_WORDS:

@@ -117,7 +117,7 @@ def find_schema_lines(text: str, name: str) -> list[SchemaLine]:
 def _matches_near_name(text: str, name: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
     """Matches of ``pattern`` starting where ``name`` occurs: linear in the text, since the
     regex runs only in a bounded window at each of at most MAX_NAME_MENTIONS occurrences."""
-    low, key, matches, position, end = text.lower(), name.lower(), [], 0, -1
+    low, key, matches, position, end = text.replace("\u0130", "i").lower(), name.lower(), [], 0, -1
     if len(low) != len(text):
         low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
     for _ in range(MAX_NAME_MENTIONS + 1):
