@@ -122,6 +122,10 @@ _NO = frozenset("no nope nah negative false incorrect".split())
 _LEAD_IN = frozenset("so thus therefore hence is answer final my believe think say guess".split())
 _SAME = frozenset("same identical transposed transposition transpositions equivalent".split())
 _DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar".split())
+# A yes/no word said as an answer: opening a sentence or clause, or closing one ("actually no").
+_SAID = re.compile(r"(?:^|(?<=[.!?;:,\u2014\u2013(-])|(?<=\bactually)|(?<=\bwait))\s*"
+                   r"(yes|yeah|yep|yup|no|nope|nah)\b|\b(yes|yeah|yep|yup|no|nope|nah)"
+                   r"(?=\s*(?:[.!?;:,)\u2014\u2013]|\s-\s|$))", re.IGNORECASE | re.MULTILINE)
 _NOUNS = frozenset("melody melodies tune tunes one ones line lines sequence intervals interval "
                    "contour pattern melodic".split())
 # Words before a closing "same"/"different" that make it a statement: "they're the same".
@@ -186,6 +190,10 @@ def read_yes_no_span(text: str, source: str) -> tuple:
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
     if _UNCERTAIN.search(text):
         return None, "uncertain answer"
+    said = {"no" if (first or last).casefold() in _NO else "yes"
+            for first, last in _SAID.findall(text)}
+    if len(said) > 1:
+        return None, HEDGE  # "Yes - actually no", "It's yes. No wait, no."
     opened: set[str] = set()
     stated: set[str] = set()
     for sentence in _SENTENCE.split(text):
@@ -194,11 +202,12 @@ def read_yes_no_span(text: str, source: str) -> tuple:
             return None, HEDGE
         if answer is not None:
             (opened if has_opener else stated).add(answer)
+    opened |= said
     if len(opened) > 1:
         return None, HEDGE
     if opened:
         (answer,) = opened
-        if stated - opened and source not in ("last_line", "last_sentence"):
+        if stated - opened:
             return None, HEDGE  # "Final Answer: Yes. They are different melodies."
         return answer, None, "yes_no_word"
     if len(stated) == 1:

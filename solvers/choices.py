@@ -69,6 +69,10 @@ _AFTER_LETTER = frozenset(
     """or and nor vs versus is was seems fits matches best because since would looks appears
     sounds it as then than""".split()
 )
+# Words that turn from an answer to another: an option named after one makes a hedge.
+_AFTERTHOUGHT = re.compile(
+    r"\b(?:actually|wait|alternatively|instead|rather|correction|also|possible|plausible|"
+    r"or|though|although|however|but|unless|second\s+thought|otherwise)\b", re.IGNORECASE)
 _EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", "due to",
                            "based on"])
 _TURNS = frozenset("but however although though whereas yet unless if".split())
@@ -129,6 +133,11 @@ class ChoiceReader:
                 return None, HEDGE  # "B. Diminished", "B, not A", "B. Actually, C."
         if _UNCERTAIN.search(text):
             return None, HEDGE  # an uncertain answer is a hedge ("maybe B", "B?")
+        turned = False
+        for delimiter, segment in segments[1:]:
+            turned = turned or bool(_AFTERTHOUGHT.search(f"{delimiter} {segment}"))
+            if turned and self.named(segment)[0] - head_named:
+                return None, HEDGE  # "B - actually A", "B; C is also possible"
         return letter, None, head_via
 
     def _filler_only(self, segment: str) -> bool:

@@ -116,7 +116,8 @@ _CUE_SENTENCE = re.compile(
 
 # Words after an answer sentence, on its line, that qualify it: read with it.
 _AFTERTHOUGHT = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably\s+not|not\s+sure|"
-                           r"unsure|actually|wait|instead|rather)\b|\?", re.IGNORECASE)
+                           r"unsure|actually|wait|instead|rather|though|although|but|however|"
+                           r"alternatively|also|possible|plausible)\b|\?", re.IGNORECASE)
 
 
 def _sentence_ends(line: str) -> list[tuple[str, int]]:

@@ -155,7 +155,11 @@ KINDS = {
 HEDGES = ["Final Answer: {a} or {b}", "Final Answer: either {a} or {b}", "Maybe {a}, maybe {b}.",
           "Final Answer: {a}\n\nWait, listening again.\n\nFinal Answer: {b}",
           "$\\boxed{{{a}}}$\n\nFinal Answer: {b}", "The answer is {a}, or possibly {b}.",
-          "{a}\n{b}", "**Answer:** {a} / {b}"]
+          "{a}\n{b}", "**Answer:** {a} / {b}", "{a}? Or {b}?", "Final Answer: {a} (or {b})",
+          "I'd go with {a}, though {b} is possible.", "Final Answer: {a}; {b} is also possible",
+          "It's {a}. No wait, {b}.", "Final Answer: {a} - actually {b}", "{a}, {b}",
+          "The answer is {a}. Actually, {b}.", '{{"answer": "{a}"}}\nFinal Answer: {b}',
+          "Final Answer: {a} (though {b} is plausible)", "Final Answer: {a} vs {b}"]
 PREAMBLES = ["", "Let me think about the intervals step by step.\n\n",
              "**Analysis**\n- The bass is steady.\n- Options A and C seem unlikely.\n\n"]
 WRAPS = ["**{}**", "*{}*", "`{}`", "$\\text{{{}}}$", "\\({}\\)", "```\n{}\n```", "<b>{}</b>",

@@ -38,7 +38,8 @@ def test_a_final_answer_line_is_read_back_whatever_the_prose(before, letter, for
     assert match_option(reply, OPTIONS).letter == letter
 
 
-@given(prose, letters, st.sampled_from((str, str.lower, str.upper)))
+@given(st.lists(st.sampled_from(PROSE), min_size=2, max_size=12).map(" ".join), letters,
+       st.sampled_from((str, str.lower, str.upper)))
 def test_the_full_option_text_after_prose_is_read_back(before, letter, case):
     reply = f"{before}\nIt is {case(OPTIONS[letter])}."
     assert match_option(reply, OPTIONS).letter == letter
