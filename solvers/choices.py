@@ -73,6 +73,7 @@ _AFTER_LETTER = frozenset(
 _AFTERTHOUGHT = re.compile(
     r"\b(?:actually|wait|alternatively|instead|rather|correction|also|possible|plausible|"
     r"or|though|although|however|but|unless|second\s+thought|otherwise)\b", re.IGNORECASE)
+_LABEL_MARKS = frozenset([".", ":", "(", "-", "--", "\u2014", "\u2013", "!"])
 _EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", "due to",
                            "based on"])
 _TURNS = frozenset("but however although though whereas yet unless if".split())
@@ -123,6 +124,11 @@ class ChoiceReader:
         if not head_named or not head_pure:
             return None, "no option named"
         (letter,) = head_named
+        lone = _TOKEN.fullmatch(segments[0][1].strip(" \t*_`'\"()[]"))
+        if lone and lone.group().islower() and len(_TOKEN.findall(text)) > 1:
+            after = _DELIMITER.search(text, text.find(lone.group()) + 1)
+            if after is None or after.group().strip().casefold() not in _LABEL_MARKS:
+                return None, "no option named"  # "a because ...": the article, not option a
         for index, (delimiter, segment) in enumerate(segments[1:], start=1):
             named, _via, pure = self.named(segment)
             explained = delimiter in _EXPLANATIONS  # "because ...": reasons, not answers

@@ -257,8 +257,8 @@ def test_yes_no_survives_noise(case: tuple[str, str], data: st.DataObject) -> No
     before, after = data.draw(prose_blocks), data.draw(prose_blocks)
     if data.draw(st.booleans()):
         line = data.draw(headers).format(line)
-    else:
-        after = ""  # a bare answer counts as the reply's last line, not amid reasoning
+    else:  # a bare answer is the reply's last line, below reasoning (not below other answers)
+        before, after = f"{before}\nI compared the two melodies interval by interval.", ""
     assert extract_yes_no(f"{before}\n{line}\n{after}") == expected
 
 
