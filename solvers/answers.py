@@ -131,6 +131,8 @@ _NOUNS = frozenset("melody melodies tune tunes one ones line lines sequence inte
 # Words before a closing "same"/"different" that make it a statement: "they're the same".
 _PREDICATE = frozenset("the are re is s not completely totally entirely quite very all two "
                        "clearly definitely".split())
+_CONTRACTION = re.compile(r"n['\u2019]t\b")
+_CLAUSE = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _NEGATORS = frozenset("not never t isn aren isnt arent neither nor".split())
 _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|not\s+(?:\w+\s+)?"
                         r"(?:sure|certain)|can'?t\s+tell|cannot\s+tell|hard\s+to|unclear|"
@@ -139,15 +141,21 @@ _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|no
 
 def _phrase_polarity(words: list[str]) -> set[str]:
     """Answers named by same/different phrases ("the same melody", "not identical", "different
-    melodies", "transposed"); "same rhythm" names nothing (a melody's part, not the melody)."""
+    melodies", "transposed"); "same rhythm" names nothing (a melody's part, not the melody).
+    A negation turns the next such word of its clause ("I do not think they are the same")."""
     found: set[str] = set()
+    negated = False
     for index, word in enumerate(words):
+        if word in _NEGATORS:
+            negated = True
+            continue
         if word in _SAME:
             answer = "yes"
         elif word in _DIFFERENT:
             answer = "no"
         else:
             continue
+        turned, negated = negated, False
         after = words[index + 1:index + 3]
         if word in _SAME - {"transposed", "transposition", "transpositions"} or word in _DIFFERENT:
             if after and not (set(after) & _NOUNS):
@@ -155,7 +163,7 @@ def _phrase_polarity(words: list[str]) -> set[str]:
             before = words[index - 1] if index else ""
             if not after and index and before not in _PREDICATE:
                 continue  # "I same": a stray word, not "they are the same"
-        if set(words[max(0, index - 3):index]) & _NEGATORS:
+        if turned:
             answer = "no" if answer == "yes" else "yes"
         found.add(answer)
     return found
@@ -171,7 +179,10 @@ def _sentence_answer(sentence: str) -> tuple[str | None, bool, str | None]:
     bare = {w for w in words if w in ("yes", "no")}
     if len(stated | bare) > 1:
         return None, True, HEDGE  # "Yes or no", "Yes and no: ..."
-    phrases = _phrase_polarity(words)
+    phrases: set[str] = set()
+    plain = _CONTRACTION.sub(" not", sentence.casefold())  # "isn't" -> "is not"
+    for clause in _CLAUSE.split(plain):  # a negation reaches to its clause's end
+        phrases |= _phrase_polarity(_TOKEN.findall(clause))
     if len(stated) > 1 or len(stated | bare | phrases) > 1:
         return None, True, HEDGE  # "Different melodies or yes"
     if stated:

@@ -60,6 +60,18 @@ def test_defect_transposition_answer_sentence_at_end_of_reasoning_line() -> None
     assert (reading.answer, reading.source) == ("no", "last_sentence")
 
 
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("I don't think these are the same melody.", "no"),
+    ("It isn't a transposition.", "no"),
+    ("These aren't different, they're the same.", "yes"),
+    ("They are not different melodies.", "yes"),
+    ("The rhythm is the same but the fourth note goes down instead of up.", None),
+    ("Final Answer: No, these are not the same melody vs the same melody", None),
+])
+def test_a_negation_turns_the_same_or_different_it_governs(reply: str, expected) -> None:
+    assert TRANS.extract_answer(reply) == expected
+
+
 # --- Read what a grader accepts (each was "no answer" before) ---------------------------------
 
 
