@@ -61,7 +61,8 @@ FILLER = frozenset(
     example piece track song music played given what call called just only really very much
     strongly leaning lean toward towards am well ok okay alright hmm conclusion short summary
     answering respond response reply at all instrument instruments heard after careful
-    carefully listening analysis thought or and nor vs versus""".split()
+    carefully listening analysis thought or and nor vs versus based genre style mood key
+    tonality timbre emotion feel feeling character""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
