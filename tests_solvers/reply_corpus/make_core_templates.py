@@ -98,9 +98,7 @@ def core_entries(rng: random.Random) -> list[dict]:
         for letter in options:
             for form in forms(letter):
                 for wrap, _source in rng.sample(WRAPS_OK, 3):
-                    pre = rng.choice(PREAMBLES) if wrap != "{}" or True else ""
-                    if wrap == "{}" and pre and not pre.endswith("\n\n"):
-                        pre += "\n\n"
+                    pre = rng.choice(PREAMBLES)
                     out.append(entry("choice", task, pre + wrap.format(form), letter))
         letters = list(options)
         for _ in range(14):
