@@ -18,12 +18,12 @@ import pandas as pd
 from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 
 from .assisted import ASSISTED_COLUMNS, assisted_fields, has_extractor
-from .tables import markdown_table
+from .tables import markdown_table, off_final_share
 
 GROUP_KINDS = ("all", "category", "subcategory")
 KEYS = ("model", "dataset", "condition", "shot")
 SUMMARY_COLUMNS = (*KEYS, "group_kind", "group", "n_trials", "n_excluded", "n", "correct",
-                   "accuracy", "ci_low", "ci_high", "ifr", "chance")
+                   "accuracy", "ci_low", "ci_high", "ifr", "off_final", "chance")
 
 
 def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
@@ -47,6 +47,7 @@ def _cell(frame: pd.DataFrame, extractor: bool = False) -> dict:
         "ci_low": low,
         "ci_high": high,
         "ifr": int(kept["parsed_answer"].notna().sum()) / n if n else math.nan,
+        "off_final": off_final_share(kept),
         "chance": float(kept["chance_probability"].mean()) if n else math.nan,
         **assisted_fields(kept, extractor),
     }
@@ -102,6 +103,7 @@ def mcq_table(summary: pd.DataFrame) -> pd.DataFrame:
             **({"assisted accuracy %": _percent(r.assisted_accuracy)}
                if hasattr(r, "assisted_accuracy") else {}),
             "IFR %": _percent(r.ifr),
+            "not on a Final Answer line %": _percent(r.off_final),
             "n": int(r.n),
             "excluded": int(r.n_excluded),
             "chance %": _percent(r.chance),

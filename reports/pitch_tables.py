@@ -17,7 +17,7 @@ import pandas as pd
 from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 
 from .assisted import assisted_fields, assisted_flags, assisted_suffix, has_extractor
-from .tables import markdown_table
+from .tables import markdown_table, off_final_share
 
 ANY_NOTATIONS = ("midi", "spn", "hz")  # octave-bearing notations pooled into "any"
 NOTATION_COLUMNS = ("midi", "spn", "hz", "solfege", "plain")
@@ -50,6 +50,7 @@ def _accuracy(frame: pd.DataFrame, extractor: bool = False) -> dict:
         "ci_low": low,
         "ci_high": high,
         "ifr": (kept["parsed_answer"].notna().sum() / n) if n else math.nan,
+        "off_final": off_final_share(kept),
         "chance": float(kept["chance_probability"].mean()) if n else math.nan,
         **assisted_fields(kept, extractor),
     }
@@ -114,7 +115,9 @@ def pitch_summary(df: pd.DataFrame) -> pd.DataFrame:
 def _cell(row: pd.Series | None) -> str:
     if row is None or not row["n"]:
         return ""
-    return f"{100 * row['accuracy']:.1f} (n={int(row['n'])}){assisted_suffix(row)}"
+    drift = row.get("off_final", math.nan)
+    off = f", off-final {100 * drift:.0f}%" if drift > 0 else ""  # NaN compares False
+    return f"{100 * row['accuracy']:.1f} (n={int(row['n'])}{off}){assisted_suffix(row)}"
 
 
 def pitch_table(summary: pd.DataFrame) -> pd.DataFrame:

@@ -35,7 +35,8 @@ TABLE1_MODALITIES = ("audio", "midi")  # the paper's grid: always shown, even wh
 SHOT_ORDER = ("zero", "few")
 STRATEGY_ORDER = ("standalone", "cot", "logiclm")
 ERROR_CLASSES = (
-    "no_final_answer", "schema_parse", "schema_structural", "schema_domain", "undecidable",
+    "no_final_answer", "hedged_answer", "schema_parse", "schema_structural", "schema_domain",
+    "undecidable",
     "token_limit", "empty_output", "safety_block", "recitation_block", "backend_error",
     "unsupported_input",
 )
@@ -55,8 +56,10 @@ CANONICAL_ORDER: dict[str, Sequence[str]] = {
 }
 REQUIRED_FIELDS = (*CELL_KEYS, "trial_id", "truth", "parsed_answer", "correct", "error_class")
 SUMMARY_COLUMNS = (
-    "n_trials", "n_excluded", "n", "correct", "accuracy", "ci_low", "ci_high", "ifr",
+    "n_trials", "n_excluded", "n", "correct", "accuracy", "ci_low", "ci_high", "ifr", "off_final",
 )
+# Where an answer read from a Final Answer line was found (solvers.reply_spans sources).
+FINAL_LINE_SOURCES = ("final_line", "final_block")
 
 PathLike = str | os.PathLike[str]
 
@@ -157,6 +160,7 @@ def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
                 "ci_high": high,
                 "ifr": answered / n if n else math.nan,
                 **assisted_fields(kept, extractor),
+                "off_final": off_final_share(kept),
                 **{name: int(counts.get(name, 0)) for name in classes},
             }
         )
@@ -169,6 +173,18 @@ def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
         ignore_index=True,
     )
     return summary.set_index(list(CELL_KEYS))
+
+
+def off_final_share(frame: pd.DataFrame) -> float:
+    """Share of the answers read that were not on a ``Final Answer`` line (boxed, a sentence,
+    the last line...): format drift, apart from hearing. NaN when no answer has a source
+    (LogicLM verdicts, records older than the ``answer_source`` field)."""
+    if "answer_source" not in frame.columns:
+        return math.nan
+    read = frame[frame["parsed_answer"].notna() & frame["answer_source"].notna()]
+    if not len(read):
+        return math.nan
+    return float((~read["answer_source"].isin(FINAL_LINE_SOURCES)).mean())
 
 
 def order_rank(col: pd.Series) -> pd.Series:
@@ -251,6 +267,8 @@ def _format_cell(summary: pd.DataFrame, key: tuple[str, ...]) -> str:
         return ""
     cell = summary.loc[key]
     excluded = f" excl={int(cell['n_excluded'])}" if cell["n_excluded"] else ""
+    if cell.get("off_final", 0) > 0:  # NaN compares False
+        excluded += f" off-final={100 * cell['off_final']:.0f}%"
     if not cell["n"]:
         return f"n/a n=0{excluded}"
     return (

@@ -1,10 +1,12 @@
-"""Final-answer extraction from free model text.
+"""Final-answer reading of core tasks: choices (chord, syncopation) and yes/no (transposition).
 
-A benchmark score is only as good as its reading of the model's answer. These extractors read
-only what the model committed to: an explicit ``Final Answer`` line, or a last line that is an
-answer and nothing else. Anything ambiguous (a letter glued to another option's label, both
-yes and no, a letter that is really the article "A") yields None, which is scored as no answer
-rather than guessed. Letters are read as whole tokens only, never out of words like "Answer".
+A benchmark score is only as good as its reading of the model's answer. Both readers go
+through :func:`solvers.reply_spans.read_reply`, which decides where a reply commits to an
+answer (a ``Final Answer`` line or block, ``\\boxed{}``, JSON, "The answer is ...", a short last
+line) and that two different answers there are a hedge. Choices are read by
+:class:`solvers.choices.ChoiceReader`, the same reader MCQ uses; yes/no here. Anything
+ambiguous (both yes and no, a letter that is really the article "A" or a note name) yields no
+answer rather than a guess.
 """
 
 from __future__ import annotations
@@ -13,8 +15,13 @@ import re
 import unicodedata
 from collections.abc import Mapping
 
+from .choices import ChoiceReader
+from .reply_spans import HEDGE, Reading, read_reply
+
 SAME_MELODY_SENTENCE = "Yes, these are the same melody."
 DIFFERENT_MELODY_SENTENCE = "No, these are not the same melody."
+
+# --- Legacy final-answer line (solvers.pitch_scoring only; removed when it uses read_reply) --
 
 # Markdown emphasis/code marks are dropped before looking for the header, so "**Final Answer:**"
 # and "__Final Answer__:" read like "Final Answer:".
@@ -29,7 +36,6 @@ _ANSWER_HEADER = re.compile(
 )
 # A word may end in accidentals, so "C#" or "D\u266d" is a note name, never the letter C or D.
 _WORD = re.compile(r"[^\W_]+[#\u266f\u266d\u266e]*")
-_OPTION_PREFIXES = ("option", "choice")
 
 
 def _clean_line(line: str) -> str:
@@ -82,129 +88,153 @@ def final_answer_value(text: str) -> str | None:
     return None if value is None else value.strip()
 
 
+
 # --- Multiple choice ---------------------------------------------------------------------------
 
 
-def _label_aliases(options: Mapping[str, str]) -> dict[str, str]:
-    """Token-normalized ways of naming each option by its label, mapped to its letter.
+def read_choice(
+    text: str, options: Mapping[str, str], aliases: Mapping[str, str] | None = None
+) -> Reading:
+    """The option letter a reply commits to (with where and how it was read), or why none.
 
-    A label "0 (No Syncopation)" may be given whole, as "0", or as "No Syncopation". Any alias
-    shared by two options is dropped, so a label reading is never ambiguous.
-    """
-    letters_by_alias: dict[str, set[str]] = {}
-    for letter, label in options.items():
-        label_text = str(label)
-        before, paren, after = label_text.partition("(")
-        forms = [label_text]
-        if paren:
-            forms += [before, after.split(")")[0]]
-        for form in forms:
-            alias = " ".join(_tokens(form))
-            if alias:
-                letters_by_alias.setdefault(alias, set()).add(letter)
-    return {alias: next(iter(ls)) for alias, ls in letters_by_alias.items() if len(ls) == 1}
-
-
-def _choice_from_value(
-    value: str, letter_by_token: Mapping[str, str], letter_by_alias: Mapping[str, str]
-) -> str | None:
-    """The option a value names, or None if it names none or is ambiguous.
-
-    Letter form: a lone letter token, optionally preceded by "Option"/"Choice" and followed by
-    that same option's label. Label form: a whole label alias. A letter followed by anything
-    else ("A minor chord", "B. Diminished" when D is Diminished) is rejected.
-    """
-    words = _tokens(value)
-    whole = " ".join(words)
-    if len(words) >= 2 and words[0] in _OPTION_PREFIXES and words[1] in letter_by_token:
-        words = words[1:]
-    if not words:
-        return None
-    if words[0] in letter_by_token:
-        letter = letter_by_token[words[0]]
-        rest = " ".join(words[1:])
-        if not rest:
-            return letter
-        label_letter = letter_by_alias.get(whole)
-        if letter_by_alias.get(rest) == letter and label_letter in (None, letter):
-            return letter
-        return None
-    return letter_by_alias.get(whole)
-
-
-def extract_choice(text: str, options: Mapping[str, str]) -> str | None:
-    """The option letter a model finally chose, or None if it committed to none unambiguously.
-
-    options maps letters to labels, e.g. {"A": "Major", "B": "Minor"}. The last valid
-    ``Final Answer`` (or line-opening ``Answer``) line wins; invalid ones are skipped. Only when
-    no such line exists at all may the last line count, and only if it is an answer by itself
-    ("B", "(B)", "**B**", "B. Minor", "Minor"). Never raises.
+    ``options`` maps letters to labels ({"A": "Major", ...}); ``aliases`` maps other texts
+    a grader accepts for an option ("dom7": "C") to its letter. Never raises.
     """
     if not isinstance(text, str) or not options:
-        return None
-    letter_by_token: dict[str, str] = {}
-    for letter in options:
-        token = " ".join(_tokens(str(letter)))
-        if len(token) == 1:
-            letter_by_token[token] = letter
-    letter_by_alias = _label_aliases(options)
-    values, last_line = _answer_values(text)
-    if not values:
-        values = [last_line] if last_line is not None else []
-    chosen: str | None = None
-    for value in values:
-        choice = _choice_from_value(value, letter_by_token, letter_by_alias)
-        if choice is not None:
-            chosen = choice
-    return chosen
+        return Reading(None, None, "no answer in the reply")
+    return read_reply(text, ChoiceReader(options, aliases))
+
+
+def extract_choice(
+    text: str, options: Mapping[str, str], aliases: Mapping[str, str] | None = None
+) -> str | None:
+    """The option letter of :func:`read_choice`, or None."""
+    return read_choice(text, options, aliases).answer
 
 
 # --- Yes / no (transposition) ------------------------------------------------------------------
 
-_SAME_WORDS = " ".join(_tokens(SAME_MELODY_SENTENCE))  # "yes these are the same melody"
-_DIFFERENT_WORDS = " ".join(_tokens(DIFFERENT_MELODY_SENTENCE))
-_BARE_ANSWERS = {"yes": "yes", "no": "no", _SAME_WORDS: "yes", _DIFFERENT_WORDS: "no"}
-_SAME_TAIL = _SAME_WORDS.removeprefix("yes ")  # "these are the same melody"
+_MAX_CHARS = 2000
+_TOKEN = re.compile(r"[^\W_]+(?:-[^\W_]+)*")  # "yes-ish" is one word, not "yes"
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+")
+_YES = frozenset("yes yeah yep yup yea affirmative correct true indeed".split())
+_NO = frozenset("no nope nah negative false incorrect".split())
+_LEAD_IN = frozenset("so thus therefore hence is answer final my believe think say guess".split())
+_SAME = frozenset("same identical transposed transposition transpositions equivalent".split())
+_DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar".split())
+# A yes/no word said as an answer: opening a sentence or clause, or closing one ("actually no").
+_SAID = re.compile(r"(?:^|(?<=[.!?;:,\u2014\u2013(-])|(?<=\bactually)|(?<=\bwait))\s*"
+                   r"(yes|yeah|yep|yup|no|nope|nah)\b|\b(yes|yeah|yep|yup|no|nope|nah)"
+                   r"(?=\s*(?:[.!?;:,)\u2014\u2013]|\s-\s|$))", re.IGNORECASE | re.MULTILINE)
+_NOUNS = frozenset("melody melodies tune tunes one ones line lines sequence intervals interval "
+                   "contour pattern melodic".split())
+# Words before a closing "same"/"different" that make it a statement: "they're the same".
+_PREDICATE = frozenset("the are re is s not completely totally entirely quite very all two "
+                       "clearly definitely".split())
+_CONTRACTION = re.compile(r"n['\u2019]t\b")
+_CLAUSE = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
+_NEGATORS = frozenset("not never t isn aren isnt arent neither nor".split())
+_UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|not\s+(?:\w+\s+)?"
+                        r"(?:sure|certain)|can'?t\s+tell|cannot\s+tell|hard\s+to|unclear|"
+                        r"may|might|could)\b|\?", re.IGNORECASE)
 
 
-def _contains_phrase(words: list[str], phrase: str) -> bool:
-    return f" {phrase} " in f" {' '.join(words)} "
+def _phrase_polarity(words: list[str]) -> set[str]:
+    """Answers named by same/different phrases ("the same melody", "not identical", "different
+    melodies", "transposed"); "same rhythm" names nothing (a melody's part, not the melody).
+    A negation turns the next such word of its clause ("I do not think they are the same")."""
+    found: set[str] = set()
+    negated = False
+    for index, word in enumerate(words):
+        if word in _NEGATORS:
+            negated = True
+            continue
+        if word in _SAME:
+            answer = "yes"
+        elif word in _DIFFERENT:
+            answer = "no"
+        else:
+            continue
+        turned, negated = negated, False
+        after = words[index + 1:index + 3]
+        if word in _SAME - {"transposed", "transposition", "transpositions"} or word in _DIFFERENT:
+            if after and not (set(after) & _NOUNS):
+                continue  # "same rhythm", "different key"
+            before = words[index - 1] if index else ""
+            if not after and index and before not in _PREDICATE:
+                continue  # "I same": a stray word, not "they are the same"
+        if turned:
+            answer = "no" if answer == "yes" else "yes"
+        found.add(answer)
+    return found
 
 
-def _yes_no_from_value(value: str) -> str | None:
-    """Read a Final Answer value: its opening yes/no word, unless the rest contradicts it."""
-    words = _tokens(value)
-    if not words or words[0] not in ("yes", "no"):
-        return None
-    answer = words[0]
-    rest = words[1:]
-    opposite = "no" if answer == "yes" else "yes"
-    if opposite in rest:
-        return None  # "Yes or No", or both sentences on one line
-    if answer == "yes" and _contains_phrase(rest, "not the same"):
-        return None  # "Yes, these are not the same melody."
-    if answer == "no" and _contains_phrase(rest, _SAME_TAIL):
-        return None  # "No, these are the same melody."
-    return answer
+def _sentence_answer(sentence: str) -> tuple[str | None, bool, str | None]:
+    """(answer, opened by a yes/no word, reason when none) of one sentence."""
+    words = _TOKEN.findall(sentence.casefold())
+    if not words:
+        return None, False, None
+    stated = {("yes" if w in _YES else "no") for i, w in enumerate(words) if (w in _YES or w in _NO)
+              and (i == 0 or words[i - 1] in _LEAD_IN)}
+    bare = {w for w in words if w in ("yes", "no")}
+    if len(stated | bare) > 1:
+        return None, True, HEDGE  # "Yes or no", "Yes and no: ..."
+    phrases: set[str] = set()
+    plain = _CONTRACTION.sub(" not", sentence.casefold())  # "isn't" -> "is not"
+    for clause in _CLAUSE.split(plain):  # a negation reaches to its clause's end
+        phrases |= _phrase_polarity(_TOKEN.findall(clause))
+    if len(stated) > 1 or len(stated | bare | phrases) > 1:
+        return None, True, HEDGE  # "Different melodies or yes"
+    if stated:
+        (answer,) = stated
+        if phrases - stated:
+            return None, True, HEDGE  # "Yes, these are not the same melody."
+        return answer, True, None
+    if len(phrases) == 1:
+        return next(iter(phrases)), False, None
+    return None, False, (HEDGE if phrases else None)
+
+
+def read_yes_no_span(text: str, source: str) -> tuple:
+    """The yes/no one span commits to: its yes/no sentences agree, or its same/different
+    statements do; a sentence opening with yes/no outranks reasoning sentences before it."""
+    text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
+    if _UNCERTAIN.search(text):
+        return None, "uncertain answer"
+    said = {"no" if (first or last).casefold() in _NO else "yes"
+            for first, last in _SAID.findall(text)}
+    if len(said) > 1:
+        return None, HEDGE  # "Yes - actually no", "It's yes. No wait, no."
+    opened: set[str] = set()
+    stated: set[str] = set()
+    for sentence in _SENTENCE.split(text):
+        answer, has_opener, reason = _sentence_answer(sentence)
+        if reason == HEDGE and has_opener:
+            return None, HEDGE
+        if answer is not None:
+            (opened if has_opener else stated).add(answer)
+    opened |= said
+    if len(opened) > 1:
+        return None, HEDGE
+    if opened:
+        (answer,) = opened
+        if stated - opened:
+            return None, HEDGE  # "Final Answer: Yes. They are different melodies."
+        return answer, None, "yes_no_word"
+    if len(stated) == 1:
+        return next(iter(stated)), None, "same_different"
+    return None, HEDGE if stated else "no yes/no answer"
+
+
+def read_yes_no(text: str) -> Reading:
+    """Whether a reply says the two melodies are the same ("yes") or not ("no"), read by
+    :func:`read_reply`: "Yes, these are the same melody.", "Nope, ...", "Different melodies.",
+    "Yes — same melody, transposed up a fourth." Never raises."""
+    if not isinstance(text, str):
+        return Reading(None, None, "no answer in the reply")
+    return read_reply(text, read_yes_no_span)
 
 
 def extract_yes_no(text: str) -> str | None:
-    """Return "yes" or "no" for the same-melody question; None if the model committed to neither.
-
-    Valid answers: a ``Final Answer`` line whose value opens with the word yes/no, or a line that
-    is exactly one of the two answer sentences or a bare "Yes"/"No" (case, quotes, markdown and
-    punctuation ignored). The last valid answer in the text wins. Never raises.
-    """
-    if not isinstance(text, str):
-        return None
-    chosen: str | None = None
-    for raw_line in text.splitlines():
-        line = _clean_line(raw_line)
-        header = _ANSWER_HEADER.search(line)
-        if header is not None:
-            answer = _yes_no_from_value(header.group("value"))
-        else:
-            answer = _BARE_ANSWERS.get(" ".join(_tokens(line)))
-        if answer is not None:
-            chosen = answer
-    return chosen
+    """"yes", "no", or None: the answer of :func:`read_yes_no`."""
+    return read_yes_no(text).answer

@@ -8,9 +8,12 @@ tiers of authority, and :func:`read_reply` applies one rule set to every answer 
 
 1. **Tiers.** Explicit commitments (``final_line``, ``final_block``, ``boxed``, ``json``) come
    first; then answer sentences with a cue (``answer_sentence``); then, only if neither exists,
-   the last line or last sentence if it is short (``last_line``, ``last_sentence``). The first
+   the last line if it is short, else the first and last sentences of it if they are
+   (``last_line``, ``last_sentence``). The first
    tier that has spans decides; lower tiers are never consulted after it, so a committed but
-   unreadable answer line is no answer rather than an invitation to mine the reasoning.
+   unreadable answer line is no answer rather than an invitation to mine the reasoning. (Cue
+   sentences that name nothing, "My answer is based on the audio.", fall through to the
+   last line.)
 2. **Agreement.** Within the deciding tier every readable span must give the same answer.
    Two different answers (a changed mind, a boxed answer contradicting the final line) are a
    hedge and read as no answer. A span that is itself a hedge ("A or B") makes the reply one.
@@ -25,12 +28,17 @@ value readers see plain text.
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
+
+from .reply_excerpt import BOXED as _BOXED
+from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
+from .reply_excerpt import SENTENCE_END as _SENTENCE_END
+from .reply_excerpt import WORD as _WORD
+from .reply_excerpt import TooManyCues, clean_markup, excerpt, unify_line_breaks
 
 T = TypeVar("T", bound=Hashable)
 
@@ -41,7 +49,8 @@ SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
 HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
 # A last line or sentence longer than this is reasoning, not an answer given alone.
 MAX_FALLBACK_WORDS = 14
-_MAX_BLOCK_LINES = 40
+MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
+_MAX_TRAILING_LINES = 2
 
 
 @dataclass(frozen=True)
@@ -64,39 +73,10 @@ class Reading(Generic[T]):
     source: str | None
     error: str | None = None
     via: str | None = None
+    span: str | None = None  # the deciding span's text (the hedging one, for a hedge)
 
 
 ValueReader = Callable[[str, str], "tuple[T | None, str | None] | tuple[T | None, str | None, str]"]
-
-# --- Markup ------------------------------------------------------------------------------------
-
-_LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mathit|operatorname|mbox)"
-                             r"\s*\{([^{}]*)\}")
-_LATEX_SYMBOLS = {
-    r"\sharp": "#", r"\flat": "b", r"\natural": "\u266e", r"^\circ": "\u00b0",
-    r"^{\circ}": "\u00b0", r"\circ": "\u00b0", r"\times": "x",
-    r"\rightarrow": "->", r"\to": "->", r"\approx": "~",
-    r"\,": " ", r"\;": " ", r"\!": "", r"\quad": " ", r"\%": "%",
-}
-_LATEX_DELIMITERS = re.compile(r"\$\$?|\\[()\[\]]")
-_HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]*)?/?>")
-_MARKDOWN_MARKS = re.compile(r"\*+|(?<![\w])_+|_+(?![\w])|`+|~~")
-_FENCE = re.compile(r"^\s*```.*$|^\s*~~~.*$", re.MULTILINE)
-_BOXED = re.compile(r"\\boxed\s*\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
-
-
-def clean_markup(text: str) -> str:
-    """Plain text of a reply: NFKC, no code fences, LaTeX wrappers, HTML tags or emphasis marks."""
-    text = unicodedata.normalize("NFKC", text)
-    text = _FENCE.sub("", text)
-    for _ in range(3):  # nested wrappers: \textbf{\text{B}}
-        text = _LATEX_WRAPPERS.sub(r"\1", text)
-    for symbol, plain in _LATEX_SYMBOLS.items():
-        text = text.replace(symbol, plain)
-    text = _LATEX_DELIMITERS.sub(" ", text)
-    text = _HTML_TAG.sub(" ", text)
-    return _MARKDOWN_MARKS.sub("", text)
-
 
 # --- Spans -------------------------------------------------------------------------------------
 
@@ -106,7 +86,10 @@ _SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192]|=>|->)"
 _HEADER = re.compile(
     rf"(?:\bfinal\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)"
     r"|^[\s#>\-\u2022]*(?:(?:my|the|correct|best)\s+)?answer\s*(?:\([^()]*\))?\s*"
-    rf"{_SEPARATOR})\s*(?P<value>.*)$",
+    rf"{_SEPARATOR}"
+    # or the Chinese "答案:" / "最终答案是" (the answer / the final answer is)
+    r"|^[\s#>\-\u2022]*(?:\u6700\u7ec8)?\u7b54\u6848\s*(?:\u662f|\u4e3a)?\s*:?)"
+    r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
 # A heading line that is only "Final Answer" ("### Final Answer", "**Final answer**").
@@ -117,31 +100,39 @@ _CONTINUATION = re.compile(r"^\s*(?:[-\u2022]\s|\d{1,2}[.)]\s|[A-Za-z][\w ]{0,24
 _LIST_MARKER = re.compile(r"^\s*(?:[-\u2022]|\d{1,2}[.)])\s+")
 _EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note|rationale|"
                                r"confidence|justification|why)\b", re.IGNORECASE)
-_WORD = re.compile(r"[^\W_]+")
 # Sentences that name the answer: "The answer is B.", "So the option would be (C)",
 # "I'd go with B", "I will choose the minor chord".
 _CUE_SENTENCE = re.compile(
     r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
     r"(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
     r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for)"
-    r"|\b(?:answer|option|choice)\s*:)"
+    r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:)"
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
 # A sentence ends at . ! ? or ; unless the point is inside a number ("277.18", "00:01.50").
-_SENTENCE_END = re.compile(r"(?<!\d)[.!?;](?=\s|$)|(?<=\d)[.!?;](?=\s|$)")
-_JSON_OBJECT = re.compile(r"\{[^{}]*\}")
-_JSON_KEYS = ("final_answer", "answer", "choice", "option", "prediction", "label", "result")
+# (every JSON key holds one of the keywords the excerpt looks for; see _KEYWORDS below)
+
+
+# Words after an answer sentence, on its line, that qualify it: read with it.
+_AFTERTHOUGHT = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably\s+not|not\s+sure|"
+                           r"unsure|actually|wait|instead|rather|though|although|but|however|"
+                           r"alternatively|also|possible|plausible)\b|\?", re.IGNORECASE)
+
+
+def _sentence_ends(line: str) -> list[tuple[str, int]]:
+    """The sentences of one line with the offset each ends at (a decimal point or a clock
+    time does not end a sentence)."""
+    parts, start = [], 0
+    for match in _SENTENCE_END.finditer(line):
+        parts.append((line[start : match.end()], match.end()))
+        start = match.end()
+    parts.append((line[start:], len(line)))
+    return [(part.strip(), end) for part, end in parts if _WORD.search(part)]
 
 
 def _sentences(line: str) -> list[str]:
-    """The sentences of one line (a decimal point or a clock time does not end a sentence)."""
-    parts, start = [], 0
-    for match in _SENTENCE_END.finditer(line):
-        parts.append(line[start : match.end()])
-        start = match.end()
-    parts.append(line[start:])
-    return [part.strip() for part in parts if _WORD.search(part)]
+    return [sentence for sentence, _end in _sentence_ends(line)]
 
 
 def _word_count(text: str) -> int:
@@ -187,27 +178,6 @@ def _header_spans(lines: list[str]) -> list[AnswerSpan]:
     return spans
 
 
-def _json_spans(text: str) -> list[AnswerSpan]:
-    spans = []
-    for match in _JSON_OBJECT.finditer(text):
-        try:
-            data = json.loads(match.group())
-        except ValueError:
-            continue
-        if not isinstance(data, dict):
-            continue
-        lowered = {str(key).casefold(): value for key, value in data.items()}
-        for key in _JSON_KEYS:
-            if key in lowered:
-                value = lowered[key]
-                if isinstance(value, list):
-                    value = ", ".join(str(item) for item in value)
-                if isinstance(value, str | int | float) and not isinstance(value, bool):
-                    spans.append(AnswerSpan(str(value), "json"))
-                break
-    return spans
-
-
 def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     """The reply's answer spans grouped in tiers, most authoritative first (see module doc).
 
@@ -215,32 +185,48 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     """
     if not isinstance(reply, str):
         return []
-    raw = unicodedata.normalize("NFKC", reply)
-    boxed = [AnswerSpan(clean_markup(m.group(1)).strip(), "boxed") for m in _BOXED.finditer(raw)]
-    json_spans = _json_spans(raw)
-    text = clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", raw))
-    lines = text.splitlines()
-    explicit = _header_spans(lines) + [s for s in boxed if _WORD.search(s.text)] + json_spans
+    raw = unify_line_breaks(unicodedata.normalize("NFKC", reply)).rstrip()
+    try:
+        kept, boxed_and_json = excerpt(raw)
+    except TooManyCues:
+        return []
+    lines = [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept]
+    explicit = _header_spans(lines) + [AnswerSpan(text, source) for text, source in boxed_and_json]
     tiers: list[list[AnswerSpan]] = []
     if explicit:
         tiers.append(explicit)
     sentences: list[AnswerSpan] = []
     for line in lines:
-        for sentence in _sentences(line):
+        for sentence, end in _sentence_ends(line):
             cue = _CUE_SENTENCE.search(sentence)
             if cue and _WORD.search(cue.group("value")):
-                sentences.append(AnswerSpan(cue.group("value").strip(), "answer_sentence"))
+                rest = line[end:]  # "The answer is D. Or possibly A.": the hedge is read too
+                value = cue.group("value") + (rest if _AFTERTHOUGHT.search(rest) else "")
+                sentences.append(AnswerSpan(value.strip(), "answer_sentence"))
     if sentences:
         tiers.append(sentences)
     wordy = [line.strip() for line in lines if _WORD.search(line)]
+    while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
+        wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
     if wordy:
         last = wordy[-1]
         if _word_count(last) <= MAX_FALLBACK_WORDS:
-            tiers.append([AnswerSpan(last, "last_line")])
+            # Short lines just above the last are read with it, so "A\nB" is two answers.
+            above = []
+            for line in reversed(wordy[-1 - _MAX_TRAILING_LINES:-1]):
+                if _word_count(line) > MAX_TRAILING_WORDS:
+                    break
+                above.insert(0, AnswerSpan(line, "last_line"))
+            tiers.append([*above, AnswerSpan(last, "last_line")])
         else:
-            final_sentence = _sentences(last)[-1] if _sentences(last) else ""
-            if final_sentence and _word_count(final_sentence) <= MAX_FALLBACK_WORDS:
-                tiers.append([AnswerSpan(final_sentence, "last_sentence")])
+            # A long last line: its closing sentence, and its opening one ("No. The third
+            # interval differs ..."), when short; different answers in them are a hedge.
+            sentences = _sentences(last)
+            ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
+            short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
+                     if _word_count(sentence) <= MAX_FALLBACK_WORDS]
+            if short:
+                tiers.append(short)
     return tiers
 
 
@@ -257,23 +243,40 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
     tiers = answer_tiers(reply)
     if not tiers:
         return Reading(None, None, "no answer in the reply")
-    tier = tiers[0]
-    found: dict[Hashable, tuple[str, str | None]] = {}
+    reading: Reading = Reading(None, None, "no answer in the reply")
+    for tier in tiers:
+        reading = _read_tier(tier, read_value)
+        if reading.answer is not None or reading.error == HEDGE:
+            return reading
+        if tier[0].source not in SENTENCE_SOURCES:
+            return reading  # a committed answer line that names nothing is no answer
+    return reading  # cue sentences that name nothing fall through to the last line
+
+
+def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
+    found: dict[Hashable, tuple[str, str | None, str]] = {}
     first_reason: str | None = None
+    last_answer: Hashable | None = None
     for span in tier:
         answer, reason, *via = read_value(span.text, span.source)
         if answer is None:
             if reason == HEDGE:
-                return Reading(None, span.source, HEDGE)
+                return Reading(None, span.source, HEDGE, span=span.text)
             first_reason = first_reason or reason
             continue
-        found.setdefault(answer, (span.source, via[0] if via else None))
+        found.setdefault(answer, (span.source, via[0] if via else None, span.text))
+        if span is tier[-1]:
+            last_answer = answer
     if len(found) > 1:
-        return Reading(None, tier[-1].source, HEDGE)
+        texts = "\n".join(text for _source, _via, text in found.values())
+        return Reading(None, tier[-1].source, HEDGE, span=texts)
+    if found and tier[-1].source == "last_line" and last_answer is None:
+        found = {}  # short lines above the last line only make a hedge, never the answer
     if not found:
-        return Reading(None, tier[-1].source, first_reason or "no answer in the reply")
-    (answer, (source, via)), = found.items()
-    return Reading(answer, source, None, via)
+        return Reading(None, tier[-1].source, first_reason or "no answer in the reply",
+                       span=tier[-1].text)
+    (answer, (source, via, text)), = found.items()
+    return Reading(answer, source, None, via, text)
 
 
 def final_answer_value(reply: str) -> str | None:

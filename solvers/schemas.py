@@ -13,6 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Literal
 
+from .reply_spans import EXPLICIT_SOURCES, HEDGE, read_reply
+
 SchemaErrorKind = Literal["parse", "structural", "domain"]
 
 RHYTHM_SLOT_RANGE = (1, 32)  # 4 bars of eighth notes
@@ -28,6 +30,8 @@ _QUOTE_CHARS = "\"'`\u201c\u201d\u2018\u2019"
 _SCHEMA_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _INTEGER_TOKEN = re.compile(r"[+-]?[0-9]+")
 _MAX_INTEGER_DIGITS = 12  # far beyond any valid value; keeps int() away from huge strings
+MAX_NAME_MENTIONS = 256  # more mentions of a schema name than any real reply has
+_MAX_LINE_CHARS = 20_000  # a schema line longer than this is not one a model wrote
 
 
 class SchemaError(Exception):
@@ -102,19 +106,43 @@ def find_schema_lines(text: str, name: str) -> list[SchemaLine]:
     if not isinstance(text, str):
         raise SchemaError("parse", f"expected text, got {type(text).__name__}")
     found: list[SchemaLine] = []
-    for match in _schema_pattern(name).finditer(text):
+    pattern = _schema_pattern(name)
+    for match in _matches_near_name(text, name, pattern):
         identifier = match.group("identifier")
         values = _parse_values(match.group("body"), name.lower(), identifier)
         found.append(SchemaLine(name=name.lower(), identifier=identifier, values=values))
     return found
 
 
+def _matches_near_name(text: str, name: str, pattern: re.Pattern[str]) -> list[re.Match[str]]:
+    """Matches of ``pattern`` starting where ``name`` occurs: linear in the text, since the
+    regex runs only in a bounded window at each of at most MAX_NAME_MENTIONS occurrences."""
+    low, key, matches, position, end = text.replace("\u0130", "i").lower(), name.lower(), [], 0, -1
+    if len(low) != len(text):
+        low = "".join(ch if len(ch.lower()) != 1 else ch.lower() for ch in text)
+    for _ in range(MAX_NAME_MENTIONS + 1):
+        position = low.find(key, position)
+        if position < 0:
+            return matches
+        if position >= end:
+            match = pattern.match(text, position, position + _MAX_LINE_CHARS)
+            if match:
+                matches.append(match)
+                end = match.end()
+        position += len(key)
+    raise SchemaError("structural", f"the reply mentions {name} more than "
+                                    f"{MAX_NAME_MENTIONS} times; expected schema lines")
+
+
 def _require_lines(text: str, name: str, count: int) -> list[SchemaLine]:
     """Exactly ``count`` schema lines, else parse (none) or structural (wrong count) error."""
     lines = find_schema_lines(text, name)
+    if len(lines) > count:  # drafts, then the answer: a grader reads the committed one
+        lines = _committed_lines(text, name, count) or lines
     shape = f"{name}(identifier, [v1, v2, ...])"
     if not lines:
-        if re.search(rf"(?<![A-Za-z0-9_]){name}\s*\(", text, re.IGNORECASE):
+        opening = re.compile(rf"(?<![A-Za-z0-9_]){name}\s*\(", re.IGNORECASE)
+        if _matches_near_name(text, name, opening):
             raise SchemaError("parse", f"malformed {name} line: expected the form {shape}")
         raise SchemaError("parse", f"no {shape} line found")
     if len(lines) != count:
@@ -123,6 +151,26 @@ def _require_lines(text: str, name: str, count: int) -> list[SchemaLine]:
             "structural", f"expected {wanted} {name}(...) line(s), found {len(lines)}"
         )
     return lines
+
+
+def _committed_lines(text: str, name: str, count: int) -> list[SchemaLine] | None:
+    """The ``count`` lines of the reply's explicit answer (a ``Final Answer`` line or block,
+    ``\\boxed{}``, JSON) when it holds exactly that many; None otherwise. Two explicit
+    answers with different lines are a hedge: structural error."""
+
+    def read_lines(span: str, _source: str) -> tuple:
+        try:
+            found = tuple(find_schema_lines(span, name))
+        except SchemaError:
+            return None, "malformed"
+        return (found, None) if len(found) == count else (None, "no complete answer")
+
+    reading = read_reply(text, read_lines)
+    if reading.error == HEDGE:
+        raise SchemaError("structural", f"two different final {name}(...) answers in the reply")
+    if reading.answer is None or reading.source not in EXPLICIT_SOURCES:
+        return None
+    return list(reading.answer)
 
 
 def normalize_identifier(identifier: str) -> str:

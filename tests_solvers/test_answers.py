@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fixtures.tasks import chord, syncopation
 from solvers.answers import (
     DIFFERENT_MELODY_SENTENCE,
     SAME_MELODY_SENTENCE,
@@ -87,18 +88,31 @@ def test_final_answer_survives_noise(options: dict[str, str], data: st.DataObjec
 
 @NOISY
 @given(option_sets, st.data())
-def test_last_valid_final_answer_wins(options: dict[str, str], data: st.DataObject) -> None:
-    first, last = data.draw(st.lists(st.sampled_from(sorted(options)), min_size=2, max_size=2))
+def test_two_different_final_answers_are_a_hedge(
+    options: dict[str, str], data: st.DataObject
+) -> None:
+    # Issue 12: two different final answers are a hedge, never credited (it was "last wins").
+    first, last = data.draw(
+        st.lists(st.sampled_from(sorted(options)), min_size=2, max_size=2, unique=True))
     text = "\n".join(
         [
             data.draw(headers).format(first),
             data.draw(prose_blocks),
-            "Final Answer: not sure yet",  # invalid, skipped
+            "Final Answer: not sure yet",  # unreadable, skipped
             data.draw(headers).format(last),
             data.draw(prose_blocks),
         ]
     )
-    assert extract_choice(text, options) == last
+    assert extract_choice(text, options) is None
+
+
+@NOISY
+@given(option_sets, st.data())
+def test_a_repeated_final_answer_is_read(options: dict[str, str], data: st.DataObject) -> None:
+    letter = data.draw(st.sampled_from(sorted(options)))
+    text = "\n".join([data.draw(headers).format(letter), data.draw(prose_blocks),
+                      "Final Answer: not sure yet", data.draw(headers).format(letter)])
+    assert extract_choice(text, options) == letter
 
 
 @FAST
@@ -114,13 +128,17 @@ def test_letter_with_another_options_label_is_ambiguous(
 
 
 LETTERLESS_PROSE = [word for word in PROSE_WORDS if len(word) > 1]
+# Last lines that are reasoning, not an answer (a short last line naming one option would be
+# the reply's answer, as a grader reads it: "think minor" is one).
+REASONING_ENDS = ["Listening again, the third is tricky.", "Hard to say from this recording.",
+                  "I need to hear it again.", "It is not diminished, not major."]
 
 
 @NOISY
-@given(st.lists(st.lists(st.sampled_from(LETTERLESS_PROSE), min_size=2).map(" ".join)))
-def test_prose_without_an_answer_line_is_no_answer(lines: list[str]) -> None:
-    # Without lone letters no line of this prose is an answer by itself ("B minor" would be).
-    assert extract_choice("\n".join(lines), CHORD_OPTIONS) is None
+@given(st.lists(st.lists(st.sampled_from(LETTERLESS_PROSE), min_size=2).map(" ".join)),
+       st.sampled_from(REASONING_ENDS))
+def test_prose_without_an_answer_line_is_no_answer(lines: list[str], end: str) -> None:
+    assert extract_choice("\n".join([*lines, end]), CHORD_OPTIONS) is None
 
 
 @pytest.mark.parametrize(
@@ -128,7 +146,7 @@ def test_prose_without_an_answer_line_is_no_answer(lines: list[str]) -> None:
     [
         ("Answer: C", "C"),
         ("Final Answer: C", "C"),
-        ("Final Answer: B\nOn reflection...\nFinal Answer: D", "D"),
+        ("Final Answer: B\nOn reflection...\nFinal Answer: D", None),  # two answers: a hedge
         ("Final Answer: Minor", "B"),
         ("Final answer - diminished.", "D"),
         ("**Final Answer:** **C. Dominant**", "C"),
@@ -148,7 +166,7 @@ def test_prose_without_an_answer_line_is_no_answer(lines: list[str]) -> None:
         ("Final Answer: A Minor", None),
         ("Final Answer: A or B", None),
         ("Final Answer: X", None),
-        ("Final Answer: Dominant 7th", None),
+        ("Final Answer: Dominant 7th", "C"),  # the dominant option is a dominant 7th chord
         ("It is minor, not diminished.", None),
         ("The chord is minor, not diminished", None),
         ("Final Answer: minor, not diminished", None),
@@ -159,7 +177,7 @@ def test_prose_without_an_answer_line_is_no_answer(lines: list[str]) -> None:
     ],
 )
 def test_chord_answers(text: str, expected: str | None) -> None:
-    assert extract_choice(text, CHORD_OPTIONS) == expected
+    assert extract_choice(text, CHORD_OPTIONS, chord.ANSWER_ALIASES) == expected
 
 
 @pytest.mark.parametrize(
@@ -174,12 +192,12 @@ def test_chord_answers(text: str, expected: str | None) -> None:
         ("Final Answer: A (0)", "A"),
         ("Final Answer: B (4)", None),
         ("Final Answer: 3", None),
-        ("Final Answer: 4 off-beats", None),
+        ("Final Answer: 4 off-beats", "C"),  # issue 12: "4 off-beat hits" is option C
         ("I count 4 off-beats.", None),
     ],
 )
 def test_syncopation_answers(text: str, expected: str | None) -> None:
-    assert extract_choice(text, SYNCOPATION_OPTIONS) == expected
+    assert extract_choice(text, SYNCOPATION_OPTIONS, syncopation.ANSWER_ALIASES) == expected
 
 
 def test_letters_are_never_read_out_of_words() -> None:
@@ -236,9 +254,11 @@ def test_yes_no_survives_noise(case: tuple[str, str], data: st.DataObject) -> No
     shown = data.draw(st.sampled_from([sentence, sentence.upper(), sentence.lower()]))
     quoted = data.draw(st.sampled_from(["{}", '"{}"', "**{}**", "\u201c{}\u201d", "- {}"]))
     line = quoted.format(shown)
+    before, after = data.draw(prose_blocks), data.draw(prose_blocks)
     if data.draw(st.booleans()):
         line = data.draw(headers).format(line)
-    before, after = data.draw(prose_blocks), data.draw(prose_blocks)
+    else:  # a bare answer is the reply's last line, below reasoning (not below other answers)
+        before, after = f"{before}\nI compared the two melodies interval by interval.", ""
     assert extract_yes_no(f"{before}\n{line}\n{after}") == expected
 
 
@@ -249,17 +269,17 @@ def test_yes_no_survives_noise(case: tuple[str, str], data: st.DataObject) -> No
         (DIFFERENT_MELODY_SENTENCE, "no"),
         (f"Final Answer: {DIFFERENT_MELODY_SENTENCE}", "no"),
         ("Final Answer: Yes - the intervals match.", "yes"),
-        (f"Final Answer: {SAME_MELODY_SENTENCE}\n...\nFinal Answer: No", "no"),
-        (f"{SAME_MELODY_SENTENCE}\n{DIFFERENT_MELODY_SENTENCE}", "no"),
+        (f"Final Answer: {SAME_MELODY_SENTENCE}\n...\nFinal Answer: No", None),  # a hedge
+        (f"{SAME_MELODY_SENTENCE}\n{DIFFERENT_MELODY_SENTENCE}", None),  # two answers: a hedge
         ("Final Answer: Yes, these are not the same melody.", None),
         ("Final Answer: No, these are the same melody.", None),
         (f"Final Answer: {SAME_MELODY_SENTENCE} {DIFFERENT_MELODY_SENTENCE}", None),
         (f"{SAME_MELODY_SENTENCE} {DIFFERENT_MELODY_SENTENCE}", None),
         ("Final Answer: Yes or No", None),
         ("Final Answer: Not sure", None),
-        ("Final Answer: Nope", None),
-        ("Yes, I think so.", None),
-        ("They are not the same melody.", None),
+        ("Final Answer: Nope", "no"),  # issue 12: "Nope, ..." is read
+        ("Yes, I think so.", "yes"),
+        ("They are not the same melody.", "no"),  # like "These are the same melody." (issue 12)
         ("Final Answer: maybe\nFinal Answer: yes", "yes"),
         ("", None),
     ],

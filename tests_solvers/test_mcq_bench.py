@@ -46,6 +46,7 @@ def test_every_dataset_condition_and_repeat_runs_and_the_oracle_is_perfect(mcq_r
                      for c in conditions for r in range(3)}
     assert len(oracle) == 2 * 2 * 3 * 12
     assert all(r["correct"] and r["parsed_answer"] == r["truth"] for r in oracle)
+    assert all((r["answer_source"], r["answer_via"]) == ("final_line", "letter") for r in oracle)
     assert all(len(r["example_items"]) == 1 and r["item_id"] not in r["example_items"]
                for r in oracle)
 

@@ -28,10 +28,14 @@ def test_boxed_latex_and_json_are_explicit_answers() -> None:
     assert _first_tier('```json\n{"answer": "B"}\n```') == [("B", "json")]
 
 
-def test_the_last_sentence_of_a_long_last_line_is_a_fallback() -> None:
+def test_the_first_and_last_sentences_of_a_long_last_line_are_a_fallback() -> None:
     reply = ("I compared the two clips note by note and checked every interval twice. "
              "They sound different to me. No, these are not the same melody.")
-    assert _first_tier(reply) == [("No, these are not the same melody.", "last_sentence")]
+    assert _first_tier(reply) == [
+        ("I compared the two clips note by note and checked every interval twice.",
+         "last_sentence"),
+        ("No, these are not the same melody.", "last_sentence"),
+    ]
 
 
 def test_cue_sentences_are_read_when_no_answer_line_exists() -> None:

@@ -129,14 +129,17 @@ def test_no_final_answer_line(strategy: str) -> None:
     assert result.error_message
 
 
-def test_answer_colon_style_and_last_answer_wins() -> None:
+def test_answer_colon_style_and_two_different_final_answers_are_a_hedge() -> None:
     _, result = _run(CHORD, "cot", ["Answer: D"])
     assert result.correct and result.parsed_answer == "D"
+    assert (result.answer_source, result.answer_via) == ("final_line", "letter")
+    # Issue 12: two different final answers are a hedge, never credited (was: last wins).
     reconsidered = "Final Answer: A\nOn reflection the fifth is flat.\nFinal Answer: D"
     _, result = _run(CHORD, "cot", [reconsidered])
-    assert result.correct and result.parsed_answer == "D"
+    assert not result.correct and result.parsed_answer is None
+    assert result.error_class == "hedged_answer" and result.record()["answer_source"] is None
     _, result = _run(CHORD, "cot", ["Final Answer: D\nNo wait.\nFinal Answer: B"])
-    assert not result.correct and result.parsed_answer == "B"
+    assert not result.correct and result.error_class == "hedged_answer"
 
 
 def test_transposition_sentences() -> None:
