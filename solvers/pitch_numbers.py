@@ -143,7 +143,7 @@ class WrittenInteger(NamedTuple):
 def find_integers(text: str, allow_ordinals: bool = False) -> list[WrittenInteger] | None:
     """The integers written in text, in order; None if a number there is not a plain integer.
 
-    A number with a fraction ("7.5", also "7.0"), a unit that makes it no plain integer
+    A number with a fraction ("7.5"; "7.0" is 7), a unit that makes it no plain integer
     ("1 octave", "50 cents") or a glued suffix ("7th", unless ``allow_ordinals``) makes the
     whole reading None, so it cannot be mistaken for a different integer. "minus 3" and
     "−3" are -3. Number words count only when no digit is written.
@@ -154,13 +154,29 @@ def find_integers(text: str, allow_ordinals: bool = False) -> list[WrittenIntege
     values: list[WrittenInteger] = []
     for number in numbers:
         ordinal = allow_ordinals and number.suffix in _ORDINAL_SUFFIXES
-        if number.has_fraction or (number.suffix and not ordinal):
+        if number.value != int(number.value) or (number.suffix and not ordinal):
             return None
         if number.unit in NON_INTEGER_UNITS:
             return None
         sign = number.sign or _SIGN_WORDS.get(number.previous_word, 0)
         values.append(WrittenInteger(int(number.value) * (-1 if sign < 0 else 1), sign != 0))
     return values
+
+
+ORDINAL_WORDS: dict[str, int] = {
+    word: value
+    for value, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(),
+        start=1,
+    )
+}
+_ORDINAL_WORD = re.compile(rf"(?<![^\W\d_])(?:{'|'.join(ORDINAL_WORDS)})(?![^\W\d_])", re.I)
+
+
+def ordinal_word_integers(text: str) -> list[WrittenInteger]:
+    """Ranks written as ordinal words ("third, first, second"), in order."""
+    return [WrittenInteger(ORDINAL_WORDS[m.group().casefold()], False)
+            for m in _ORDINAL_WORD.finditer(normalize_text(text))]
 
 
 def _word_integers(text: str) -> list[WrittenInteger]:
@@ -225,6 +241,56 @@ def find_timestamps(text: str) -> list[float] | None:
             return None
         times.append(seconds)
     return times
+
+
+_SECOND_UNITS = frozenset("s sec secs second seconds".split())
+_MILLISECOND_UNITS = frozenset("ms millisecond milliseconds".split())
+# Words before a number that make it an index or a length, not a time ("note 2", "lasting 1.2").
+_NOT_TIME_BEFORE = frozenset(
+    "note notes tone tones event events segment sound pair number no nr lasting lasts last "
+    "duration length for long".split()
+)
+_RANGE_GAP = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|and)\s*$", re.IGNORECASE)
+
+
+def find_times(text: str) -> tuple[list[float] | None, str]:
+    """Times in an answer that was asked for times, and how they were written.
+
+    Clock times ("00:01.50") win when there are any (other numbers are then labels or notes);
+    otherwise numbers with a seconds unit and bare numbers are seconds ("1.5, 2.75", "Onset:
+    1.5 s"), a bare number joined to a timed one by a range ("1500-2750 ms") taking its unit.
+    Numbers that label ("Note 1:", "note 2") or measure ("lasting 1.2 s") are skipped.
+    Returns (None, reason) for a malformed or negative time.
+    """
+    text = normalize_text(text)
+    clocks = [m for m in _TIMESTAMP.finditer(text) if m.group("amount") is None]
+    if clocks or _DECIMAL_COMMA_CLOCK.search(text):
+        times = find_timestamps(text)
+        return times, "clock"
+    times: list[float] = []
+    pending: list[NumberToken] = []  # bare numbers waiting for a unit across a range
+    via = "seconds_unit"
+    for number in find_numbers(text):
+        unit = number.suffix or number.unit
+        if number.sign < 0:
+            return None, "negative time"
+        if unit in _SECOND_UNITS or unit in _MILLISECOND_UNITS:
+            scale = 0.001 if unit in _MILLISECOND_UNITS else 1.0
+            gap = text[pending[-1].end : number.start] if pending else ""
+            if pending and _RANGE_GAP.fullmatch(gap):
+                times[-1] = pending[-1].value * scale
+            pending = []
+            times.append(number.value * scale)
+            continue
+        if number.suffix or number.unit in NON_INTEGER_UNITS:
+            pending = []
+            continue
+        if text[number.end : number.end + 1] == ":" or number.previous_word in _NOT_TIME_BEFORE:
+            continue
+        via = "bare_seconds"
+        times.append(number.value)
+        pending.append(number)
+    return times, via
 
 
 def parse_timestamp(text: str) -> float | None:

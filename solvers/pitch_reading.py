@@ -1,0 +1,334 @@
+"""Reading one answer span of a pitch question: the value readers given to ``read_reply``.
+
+:mod:`solvers.reply_spans` finds where a reply commits to its answer; the readers here turn
+one such span into a value of the question's kind, the way a careful grader reads it:
+
+* **Explanations are cut off** first: "B — because …", "up, down. The first note is lower…"
+  (a following sentence of three or more ordinary words), "…, since …".
+* **Hedges are no answer.** A span is split at "or", "either", "maybe", "perhaps",
+  "possibly", "could be", "might be"; if the parts give different answers the span is
+  ``HEDGE`` ("up or down", "C4 or C#4", "3 or 4"); the same answer twice is that answer.
+* **Restatements must agree.** A pitch answer may restate itself in other notations:
+  ``66 (F#4)``, ``C#4 = MIDI 61``, ``61 (C#4, 277.2 Hz)``. The answer is read in the asked
+  notation; every restatement (SPN, a number after "MIDI", a number with a Hz unit) must name
+  the same pitches (the same list, or a part of it in order), else the span is ``HEDGE`` —
+  two different answers in one line. A restatement after "above/below/from/than" is a
+  reference point, not a restatement. An answer only in another notation is unreadable.
+* **Signs.** "5 semitones lower", "down 5", "−5 (descending)" are −5: a direction word right
+  next to the number signs it; one that contradicts a written sign is ``HEDGE``; a direction
+  word elsewhere beside an unsigned number leaves the sign unknown (no answer).
+
+Every reader returns ``(answer, None, via)``, ``(None, HEDGE)`` or ``(None, reason)``;
+answers are hashable. Spans longer than ``MAX_SPAN_CHARS`` are no answer (linear time).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .notation import (
+    OCTAVE_FREE_NOTATIONS,
+    ParsedPitch,
+    find_pitches,
+    has_decimal_comma,
+    mask_spans,
+    midi_to_hz,
+    normalize_frequency_commas,
+    normalize_pitch_text,
+    number_as_pitch,
+    spn_mentions,
+)
+from .pitch_numbers import (
+    find_integers,
+    find_numbers,
+    find_times,
+    ordinal_word_integers,
+)
+from .pitch_words import read_choice, read_contour
+from .reply_spans import HEDGE
+
+MAX_SPAN_CHARS = 4000
+Result = tuple  # (answer, None, via) | (None, reason)
+
+# --- Explanations and hedges -------------------------------------------------------------------
+
+_EXPLANATION = re.compile(
+    r"(?:\s*[\u2014\u2013]\s*|\s+-\s+|\s*[,;:(]?\s*)\b(?:because|since|due\s+to|as\s+(?:the|it|they|"
+    r"there|both|each)|based\s+on|given\s+that|judging|which\s+(?:is|means)|this\s+is\s+because|"
+    r"reason(?:ing)?\s*:|explanation\s*:)\b.*$",
+    re.IGNORECASE,
+)
+_SENTENCE_BREAK = re.compile(r"(?<=[^\s.])[.!?](?=\s+[A-Z])")
+_ORDINARY_WORD = re.compile(r"(?<![\w#])[A-Za-z]{2,}(?![\w#])")
+_ANSWER_VOCABULARY = frozenset(
+    "do re mi fa sol so la si ti up down rise rises rising fall falls falling higher lower "
+    "ascending descending same then and hz khz midi note sharp flat major minor first second "
+    "third fourth fifth sixth seventh eighth ninth tenth onset offset".split()
+)
+_ALTERNATIVES = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|could\s+be|might\s+be)\b|\?", re.IGNORECASE
+)
+
+
+def _is_explanation(sentence: str) -> bool:
+    words = [w for w in _ORDINARY_WORD.findall(sentence) if w.casefold() not in _ANSWER_VOCABULARY]
+    return len(words) >= 3
+
+
+def trim_explanation(text: str) -> str:
+    """The answer part of each line: no "because …" tail, no sentences of explanation after it."""
+    lines = []
+    for line in text.splitlines():
+        line = _EXPLANATION.sub("", line)
+        for match in _SENTENCE_BREAK.finditer(line):
+            if _is_explanation(line[match.end() :]):
+                line = line[: match.start()]
+                break
+        lines.append(line)
+    return "\n".join(lines)
+
+
+EMPTY = "the answer line is empty"
+# A fallback span (the reply's last line) may still begin with its own empty-valued header.
+_HEADER_LEFT = re.compile(r"^\s*final\s*answer\s*[:=\-\u2013\u2014]?\s*", re.IGNORECASE)
+
+
+def read_alternatives(text: str, read_one: Callable[[str], Result]) -> Result:
+    """Read ``text`` whole, unless it offers alternatives that read to different answers."""
+    if len(text) > MAX_SPAN_CHARS:
+        return None, f"an answer of {len(text)} characters is no answer a grader reads"
+    text = trim_explanation(_HEADER_LEFT.sub("", text))
+    if not text.strip():
+        return None, EMPTY
+    parts = _ALTERNATIVES.split(text)
+    if len(parts) > 1:
+        answers = set()
+        for part in parts:
+            answer, reason, *_ = read_one(part)
+            if answer is not None:
+                answers.add(answer)
+            elif reason == HEDGE:
+                return None, HEDGE
+        if len(answers) > 1:
+            return None, HEDGE
+    return read_one(text)
+
+
+# --- Pitches -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PitchAnswer:
+    """Pitches as compared (MIDI notes, or pitch classes octave-free); frequencies as written."""
+
+    keys: tuple[int, ...]
+    freqs_hz: tuple[float, ...] = field(default=(), compare=False)
+    cents_errors: tuple[float, ...] = field(default=(), compare=False)
+
+
+_REFERENCE_WORDS = frozenset("above below from than over under of relative to".split())
+_PREVIOUS_WORD = re.compile(r"([A-Za-z]+)[\s(:,]*$")
+
+
+def _is_reference(text: str, start: int) -> bool:
+    before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
+    return before is not None and before.group(1).casefold() in _REFERENCE_WORDS
+
+
+def _key(pitch: ParsedPitch, octave_free: bool) -> int:
+    return pitch.pitch_class if octave_free or pitch.midi_note is None else pitch.midi_note
+
+
+def _agrees(restated: list[int], answer: list[int], as_set: bool) -> bool:
+    if as_set:
+        return set(restated) <= set(answer)
+    found = iter(answer)  # the restatement lists the answer, or an ordered part of it
+    return all(key in found for key in restated)
+
+
+def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[str, list]]:
+    """The pitches written in the asked notation, and restatements by the notation they use."""
+    text = normalize_pitch_text(text)
+    if notation in ("hz", "midi", "spn"):
+        text = normalize_frequency_commas(text)
+    spn = spn_mentions(text)
+    numbers = find_numbers(mask_spans(text, spn))
+    restated: dict[str, list] = {"spn": [], "midi": [], "hz": []}
+    if notation == "spn":
+        primary = [pitch for _, _, pitch in spn]
+    elif notation == "solfege":
+        primary = find_pitches(mask_spans(text, spn), "solfege")
+    else:
+        primary = []
+    if notation != "spn":
+        restated["spn"] = [p for start, _, p in spn if not _is_reference(text, start)]
+    for number in numbers:
+        if text[number.end : number.end + 1] == ":" or _is_reference(text, number.start):
+            continue
+        unit = number.suffix or number.unit
+        if number.says_midi:
+            pitch, kind = number_as_pitch(number, "midi"), "midi"
+        elif unit in ("hz", "khz"):
+            pitch, kind = number_as_pitch(number, "hz"), "hz"
+        elif notation in ("midi", "hz"):
+            pitch, kind = number_as_pitch(number, notation), notation
+        else:
+            continue
+        if pitch is None:
+            continue
+        if kind == notation:
+            primary.append(pitch)
+        else:
+            restated[kind].append(pitch)
+    return primary, restated
+
+
+def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
+    """The span reader for a pitch, a pitch set or a pitch sequence in ``notation``."""
+    octave_free = notation in OCTAVE_FREE_NOTATIONS
+
+    def read_one(text: str) -> Result:
+        if notation == "hz" and has_decimal_comma(normalize_frequency_commas(text)):
+            return None, "a decimal comma without a unit (e.g. 261,63) is ambiguous"
+        primary, restated = pitch_mentions(text, notation)
+        if not primary:
+            return None, f"no pitch in {notation} notation in the answer"
+        keys = [_key(p, octave_free) for p in primary]
+        vias = [notation]
+        for other, pitches in restated.items():
+            if not pitches:
+                continue
+            vias.append(other)
+            if not _agrees([_key(p, octave_free) for p in pitches], keys, kind == "pitch_set"):
+                return None, HEDGE  # the answer restates itself as a different pitch
+        freqs = tuple(_frequency(p) for p in primary) if notation == "hz" else ()
+        cents = tuple(p.cents_error or 0.0 for p in primary) if notation == "hz" else ()
+        if kind == "pitch":
+            if len(set(keys)) > 1:
+                return None, HEDGE
+            keys = keys[:1]
+        elif kind == "pitch_set":
+            keys = sorted(set(keys))
+        return PitchAnswer(tuple(keys), freqs, cents), None, "+".join(vias)
+
+    return lambda text, source: read_alternatives(text, read_one)
+
+
+def _frequency(pitch: ParsedPitch) -> float:
+    return midi_to_hz(pitch.midi_note + (pitch.cents_error or 0.0) / 100.0)
+
+
+# --- Integers, ranks, times, words -------------------------------------------------------------
+
+_UP = r"up|upward|upwards|higher|above|ascending|rising|sharp(?:er)?"
+_DOWN = r"down|downward|downwards|lower|below|descending|falling|flat(?:ter)?"
+_DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.IGNORECASE)
+_UNIT_GAP = r"[\s(]*(?:semi-?tones?|half[\s-]?steps?|steps?|st)?[\s)]*(?:by\s+)?"
+_NEGATED = re.compile(r"\b(?:not|no|never|isn't|nor)\s+$", re.IGNORECASE)
+_REVERSED = re.compile(r"\bthan\s+the\s+(?:second|target|latter|last)\b", re.IGNORECASE)
+
+
+def _adjacent_direction(text: str, start: int, end: int) -> tuple[int, bool]:
+    """(sign of the direction words next to the number, whether any direction word is elsewhere)."""
+    signs, elsewhere = set(), False
+    for match in _DIRECTION.finditer(text):
+        sign = 1 if match.group("up") else -1
+        if _NEGATED.search(text[max(0, match.start() - 12) : match.start()]):
+            return 2, True  # "not higher": a grader does not guess
+        after = re.fullmatch(_UNIT_GAP, text[end : match.start()]) if match.start() >= end else None
+        before = re.fullmatch(r"[\s(]*(?:by\s+)?", text[match.end() : start]) if (
+            match.end() <= start) else None
+        if after or before:
+            signs.add(sign)
+        else:
+            elsewhere = True
+    if len(signs) > 1:
+        return 2, True
+    return (signs.pop() if signs else 0), elsewhere
+
+
+def _read_integer(text: str) -> Result:
+    integers = find_integers(text)
+    if integers is None:
+        return None, "the answer holds a number that is not a plain integer"
+    if len({w.value for w in integers}) > 1:
+        return None, HEDGE
+    if not integers:
+        return None, "no integer in the answer"
+    written = integers[0]
+    numbers = find_numbers(text)
+    direction, elsewhere = (0, bool(_DIRECTION.search(text))) if not numbers else (
+        _adjacent_direction(text, numbers[0].start, numbers[0].end))
+    if direction == 2 or _REVERSED.search(text):
+        return None, "the direction of the interval is unclear"
+    value = written.value
+    if direction:
+        if written.signed and value != 0 and (value > 0) != (direction > 0):
+            return None, HEDGE  # "+7 descending": two answers
+        return abs(value) * direction, None, "direction_word"
+    if elsewhere and not written.signed and value != 0:
+        return None, "a direction word not next to the number leaves its sign open"
+    return value, None, "number" if numbers else "number_word"
+
+
+def integer_reader(text: str, source: str) -> Result:
+    return read_alternatives(text, _read_integer)
+
+
+def _read_ranks(text: str) -> Result:
+    integers = find_integers(text, allow_ordinals=True)
+    via = "numbers"
+    if not find_numbers(text):
+        integers, via = ordinal_word_integers(text), "ordinal_words"
+    if not integers:
+        return None, "no position numbers in the answer"
+    ranks = tuple(w.value for w in integers)
+    if sorted(ranks) != list(range(1, len(ranks) + 1)):
+        return None, f"{list(ranks)} is not an ordering of the positions 1..{len(ranks)}"
+    return ranks, None, via
+
+
+def ranks_reader(text: str, source: str) -> Result:
+    return read_alternatives(text, _read_ranks)
+
+
+def _read_times(text: str) -> Result:
+    times, via = find_times(text)
+    if times is None:
+        return None, "a timestamp is malformed or ambiguous (use MM:SS.cc)"
+    if not times:
+        return None, "no time in the answer"
+    return tuple(round(t, 3) for t in times), None, via
+
+
+def timestamps_reader(text: str, source: str) -> Result:
+    return read_alternatives(text, _read_times)
+
+
+_LETTER_CONTOUR = re.compile(r"^[\s,;/\-\u2192>]*(?:[ud][\s,;/\-\u2192>]*)+$", re.IGNORECASE)
+
+
+def _read_contour(text: str) -> Result:
+    if _LETTER_CONTOUR.match(text):
+        steps = tuple("up" if c in "uU" else "down" for c in text if c in "uUdD")
+        return steps, None, "letters"
+    steps, why = read_contour(text)
+    if steps is None:
+        return None, why or "no contour"
+    return tuple(steps), None, "words"
+
+
+def contour_reader(text: str, source: str) -> Result:
+    return read_alternatives(text, _read_contour)
+
+
+def choice_reader(options: Sequence[str], notation: str | None) -> Callable[[str, str], Result]:
+    def read_one(text: str) -> Result:
+        label, why = read_choice(text, options, notation)
+        if label is None:
+            return None, HEDGE if why and why.startswith("several") else (why or "no option")
+        return label, None, "option"
+
+    return lambda text, source: read_alternatives(text, read_one)
