@@ -55,7 +55,8 @@ Result = tuple  # (answer, None, via) | (None, reason)
 # --- Explanations and hedges -------------------------------------------------------------------
 
 _EXPLANATION = re.compile(
-    r"(?:\s*[\u2014\u2013]\s*|\s+-\s+|\s*[,;:(]?\s*)\b(?:because|since|due\s+to|as\s+(?:the|it|they|"
+    r"\s*[\u2014\u2013]\s*(?=(?:a|an|the|it|this|that|i)\b).*$"
+    r"|(?:\s*[\u2014\u2013]\s*|\s+-\s+|\s*[,;:(]?\s*)\b(?:because|since|due\s+to|as\s+(?:the|it|they|"
     r"there|both|each)|based\s+on|given\s+that|judging|which\s+(?:is|means)|this\s+is\s+because|"
     r"reason(?:ing)?\s*:|explanation\s*:)\b.*$",
     re.IGNORECASE,
@@ -68,8 +69,9 @@ _ANSWER_VOCABULARY = frozenset(
     "third fourth fifth sixth seventh eighth ninth tenth onset offset".split()
 )
 _ALTERNATIVES = re.compile(
-    r"\b(?:or|either|maybe|perhaps|possibly|could\s+be|might\s+be)\b|\?", re.IGNORECASE
+    r"\b(?:or|either|maybe|perhaps|possibly|could\s+be|might\s+be)\b|[?|/]", re.IGNORECASE
 )
+_ALTERNATIVES_NO_SLASH = re.compile(_ALTERNATIVES.pattern.replace("/", ""), re.IGNORECASE)
 
 
 def _is_explanation(sentence: str) -> bool:
@@ -95,14 +97,16 @@ EMPTY = "the answer line is empty"
 _HEADER_LEFT = re.compile(r"^\s*final\s*answer\s*[:=\-\u2013\u2014]?\s*", re.IGNORECASE)
 
 
-def read_alternatives(text: str, read_one: Callable[[str], Result]) -> Result:
-    """Read ``text`` whole, unless it offers alternatives that read to different answers."""
+def read_alternatives(text: str, read_one: Callable[[str], Result], slash: bool = True) -> Result:
+    """Read ``text`` whole, unless it offers alternatives that read to different answers.
+
+    A slash separates alternatives ("up/down") unless ``slash`` is False (times, "1/2")."""
     if len(text) > MAX_SPAN_CHARS:
         return None, f"an answer of {len(text)} characters is no answer a grader reads"
     text = trim_explanation(_HEADER_LEFT.sub("", text))
     if not text.strip():
         return None, EMPTY
-    parts = _ALTERNATIVES.split(text)
+    parts = (_ALTERNATIVES if slash else _ALTERNATIVES_NO_SLASH).split(text)
     if len(parts) > 1:
         answers = set()
         for part in parts:
@@ -132,6 +136,9 @@ _REFERENCE_WORDS = frozenset("above below from than over under of relative to".s
 _PREVIOUS_WORD = re.compile(r"([A-Za-z]+)[\s(:,]*$")
 
 
+_CHORD_AFTER = re.compile(r"\s*(?:chord|triad)\b", re.IGNORECASE)  # "a G7 chord" is no G7
+
+
 def _is_reference(text: str, start: int) -> bool:
     before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
     return before is not None and before.group(1).casefold() in _REFERENCE_WORDS
@@ -141,11 +148,17 @@ def _key(pitch: ParsedPitch, octave_free: bool) -> int:
     return pitch.pitch_class if octave_free or pitch.midi_note is None else pitch.midi_note
 
 
-def _agrees(restated: list[int], answer: list[int], as_set: bool) -> bool:
-    if as_set:
+def _agrees(restated: list[int], answer: list[int], kind: str) -> bool:
+    """Whether restatements name the answer: its pitches (any order for one pitch or a set), or
+    an ordered part of a sequence; "A#4 / Bb4" restates one position twice."""
+    if kind != "pitch_sequence":
         return set(restated) <= set(answer)
-    found = iter(answer)  # the restatement lists the answer, or an ordered part of it
-    return all(key in found for key in restated)
+    collapsed = [key for i, key in enumerate(restated) if i == 0 or restated[i - 1] != key]
+    for candidate in (restated, collapsed):
+        found = iter(answer)
+        if all(key in found for key in candidate):
+            return True
+    return False
 
 
 def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[str, list]]:
@@ -156,8 +169,9 @@ def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[st
     spn = spn_mentions(text)
     numbers = find_numbers(mask_spans(text, spn))
     restated: dict[str, list] = {"spn": [], "midi": [], "hz": []}
+    spn = [(start, end, p) for start, end, p in spn if not _CHORD_AFTER.match(text, end)]
     if notation == "spn":
-        primary = [pitch for _, _, pitch in spn]
+        primary = [pitch for start, _, pitch in spn if not _is_reference(text, start)]
     elif notation == "solfege":
         primary = find_pitches(mask_spans(text, spn), "solfege")
     else:
@@ -201,7 +215,7 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             if not pitches:
                 continue
             vias.append(other)
-            if not _agrees([_key(p, octave_free) for p in pitches], keys, kind == "pitch_set"):
+            if not _agrees([_key(p, octave_free) for p in pitches], keys, kind):
                 return None, HEDGE  # the answer restates itself as a different pitch
         freqs = tuple(_frequency(p) for p in primary) if notation == "hz" else ()
         cents = tuple(p.cents_error or 0.0 for p in primary) if notation == "hz" else ()
@@ -225,27 +239,29 @@ def _frequency(pitch: ParsedPitch) -> float:
 _UP = r"up|upward|upwards|higher|above|ascending|rising|sharp(?:er)?"
 _DOWN = r"down|downward|downwards|lower|below|descending|falling|flat(?:ter)?"
 _DIRECTION = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.IGNORECASE)
-_UNIT_GAP = r"[\s(]*(?:semi-?tones?|half[\s-]?steps?|steps?|st)?[\s)]*(?:by\s+)?"
+_INTERVAL_NAME = (r"(?:an?\s+)?(?:(?:perfect|major|minor|augmented|diminished)\s+)?(?:unison|"
+                  r"second|third|fourth|fifth|sixth|seventh|octave|whole\s+(?:tone|step)|"
+                  r"half\s+step|tone|[PMm][1-8])")
+_UNIT_GAP = (r"[\s(,]*(?:semi-?tones?|half[\s-]?steps?|steps?|st)?[\s),]*"
+             rf"(?:{_INTERVAL_NAME}[\s,]*)?(?:by\s+)?")
 _NEGATED = re.compile(r"\b(?:not|no|never|isn't|nor)\s+$", re.IGNORECASE)
 _REVERSED = re.compile(r"\bthan\s+the\s+(?:second|target|latter|last)\b", re.IGNORECASE)
 
 
-def _adjacent_direction(text: str, start: int, end: int) -> tuple[int, bool]:
-    """(sign of the direction words next to the number, whether any direction word is elsewhere)."""
-    signs, elsewhere = set(), False
+def _adjacent_direction(text: str, start: int, end: int) -> tuple[int, set[int]]:
+    """(sign of the direction words next to the number (2: unclear), signs named elsewhere)."""
+    signs: set[int] = set()
+    elsewhere: set[int] = set()
     for match in _DIRECTION.finditer(text):
         sign = 1 if match.group("up") else -1
         if _NEGATED.search(text[max(0, match.start() - 12) : match.start()]):
-            return 2, True  # "not higher": a grader does not guess
+            return 2, {1, -1}  # "not higher": a grader does not guess
         after = re.fullmatch(_UNIT_GAP, text[end : match.start()]) if match.start() >= end else None
         before = re.fullmatch(r"[\s(]*(?:by\s+)?", text[match.end() : start]) if (
             match.end() <= start) else None
-        if after or before:
-            signs.add(sign)
-        else:
-            elsewhere = True
+        (signs if after or before else elsewhere).add(sign)
     if len(signs) > 1:
-        return 2, True
+        return 2, elsewhere
     return (signs.pop() if signs else 0), elsewhere
 
 
@@ -259,11 +275,13 @@ def _read_integer(text: str) -> Result:
         return None, "no integer in the answer"
     written = integers[0]
     numbers = find_numbers(text)
-    direction, elsewhere = (0, bool(_DIRECTION.search(text))) if not numbers else (
+    direction, elsewhere = (0, {1} if _DIRECTION.search(text) else set()) if not numbers else (
         _adjacent_direction(text, numbers[0].start, numbers[0].end))
     if direction == 2 or _REVERSED.search(text):
         return None, "the direction of the interval is unclear"
     value = written.value
+    if value and written.signed and any((sign > 0) != (value > 0) for sign in elsewhere):
+        return None, HEDGE  # "+5, … descending": the words say the other sign
     if direction:
         if written.signed and value != 0 and (value > 0) != (direction > 0):
             return None, HEDGE  # "+7 descending": two answers
@@ -304,7 +322,7 @@ def _read_times(text: str) -> Result:
 
 
 def timestamps_reader(text: str, source: str) -> Result:
-    return read_alternatives(text, _read_times)
+    return read_alternatives(text, _read_times, slash=False)
 
 
 _LETTER_CONTOUR = re.compile(r"^[\s,;/\-\u2192>]*(?:[ud][\s,;/\-\u2192>]*)+$", re.IGNORECASE)

@@ -167,12 +167,22 @@ def _judge(kind: str, truth: tuple, answer: object, notation: str | None) -> Pit
 
 
 def _reader(kind: str, notation: str | None, options: tuple[str, ...]):
+    """The span reader of a kind, remembering spans already read (a reply may repeat one)."""
     if kind in PITCH_KINDS:
-        return pitch_reader(str(notation), kind)
-    if kind == "choice":
-        return choice_reader(options, notation)
-    return {"integer": integer_reader, "timestamps": timestamps_reader,
-            "contour": contour_reader, "ranks": ranks_reader}[kind]
+        read = pitch_reader(str(notation), kind)
+    elif kind == "choice":
+        read = choice_reader(options, notation)
+    else:
+        read = {"integer": integer_reader, "timestamps": timestamps_reader,
+                "contour": contour_reader, "ranks": ranks_reader}[kind]
+    seen: dict[str, tuple] = {}
+
+    def remembered(text: str, source: str) -> tuple:
+        if text not in seen:
+            seen[text] = read(text, source)
+        return seen[text]
+
+    return remembered
 
 
 def score_answer(
