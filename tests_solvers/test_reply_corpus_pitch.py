@@ -205,7 +205,8 @@ def two_answers(draw: st.DrawFn) -> tuple[str, tuple, str | None, tuple, str, st
     if kind == "timestamps":
         a = draw(st.lists(st.integers(0, 3000), min_size=2, max_size=2, unique=True))
         shift = draw(st.integers(30, 500))
-        texts = [", ".join(format_timestamp(c / 100) for c in cs) for cs in (a, [c + shift for c in a])]
+        texts = [", ".join(format_timestamp(c / 100) for c in cs)
+                 for cs in (a, [c + shift for c in a])]
         return kind, tuple(c / 100 for c in a), None, (), texts[0], texts[1]
     if kind == "contour":
         steps = draw(st.lists(st.sampled_from(["up", "down"]), min_size=1, max_size=4))

@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (a table of answers reads better one case to a line)
 """Writes pitch_templated.jsonl: answers × writing styles, each with a careful grader's reading.
 
 Run from the repository root: ``python tests_solvers/reply_corpus/make_pitch_corpus.py``. The
