@@ -11,17 +11,25 @@ Decisions:
 * SPN needs an octave digit ("F#4"); an octave-less name is not a pitch there. The letter may
   be either case; a flat is a lowercase ``b`` (or ♭), so "Bb4" and "bb4" are B-flat 4 while
   "BB4" is no pitch at all. Double sharps: ``x``, ``##``, ``♯♯``, ``𝄪``; double flats: ``bb``,
-  ``♭♭``, ``𝄫``; words "sharp", "flat", "double sharp", "double flat", "natural".
+  ``♭♭``, ``𝄫``; words "sharp", "flat", "double sharp", "double flat", "natural". In answer
+  text (:func:`normalize_pitch_text`) a grader's spellings are accepted too: "middle C" (C4),
+  "C 4" / "Db 4" (an upper-case letter, one space, the octave, then punctuation or the end)
+  and an accidental after the octave ("C4♯" is C♯4, never C4).
 * Solfège is fixed-do (do re mi fa sol la si; also ré, so, ti) and octave-free: an octave digit
   after the syllable is accepted and ignored. Accidentals may follow after one space ("si b");
   ``x`` is no double sharp here ("six" is a word), ``##`` and ``𝄪`` are.
 * Hz answers are decimal numbers with a point, optionally followed by "Hz"/"kHz"; the nearest
   equal-tempered note (A4 = ``A4_HZ``) is the answer and the distance to it is kept in cents.
-  Exactly half-way between two notes rounds up. A decimal comma ("261,63") is ambiguous next to
-  comma-separated lists and is never read as a frequency (``parse_pitch`` returns None and
-  scorers report the answer as unparseable, see :func:`has_decimal_comma`). Values must be
-  > 0 and ≤ 20 kHz. A number written right after "MIDI" ("MIDI note 60") is not a frequency.
-* MIDI answers are whole numbers 0–127 without sign, fraction or unit ("60", never "60.0").
+  Exactly half-way between two notes rounds up. A decimal comma is read only where it is
+  unambiguous (:func:`normalize_frequency_commas`): right before a unit ("277,18 Hz"); so is a
+  thousands separator ("1,046.50", "1,046 Hz"). A bare "261,63" may be a two-item list and is
+  never read as a frequency (``parse_pitch`` returns None and scorers report the answer as
+  unparseable, see :func:`has_decimal_comma`). Values must be > 0 and ≤ 20 kHz. A number
+  written right after "MIDI" ("MIDI note 60") is not a frequency.
+* MIDI answers are whole numbers 0–127 without sign or unit; a whole-valued decimal in running
+  text is the whole number ("60.0" is 60, as a grader reads it; "60.5" is no MIDI note), while
+  ``parse_pitch`` of a lone token stays strict. The octave digit of an SPN name is never a
+  number of its own ("66 (F#4)" holds one number, see :func:`mask_spans`).
 """
 
 from __future__ import annotations

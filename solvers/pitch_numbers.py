@@ -16,8 +16,11 @@ Decisions (documented once, here):
   only when the answer holds no digits at all: "3 (one repeated)" reads as 3 and 1, never as
   a sentence pronoun guessed away.
 * Timestamps are read as ``M:SS``, ``MM:SS.cc`` or ``H:MM:SS.cc`` and as seconds with an
-  explicit unit ("12.5 s", "12.5 seconds", "2500 ms"). A bare number ("12.5") is not a time.
+  explicit unit ("12.5 s", "12.5 seconds", "2500 ms"). ``parse_timestamp`` of a lone bare
+  number ("12.5") says it is no time; an answer to a question that asked for times
+  (:func:`find_times`) is read as seconds when it writes no clock time ("1.5, 2.75").
   A clock time followed by a decimal comma ("00:02,50") is ambiguous and rejected.
+* A whole-valued decimal is that integer ("+7.0" is 7); "7.5" is no integer.
 """
 
 from __future__ import annotations
