@@ -85,8 +85,13 @@ _MIDI_TOKEN = re.compile(r"[0-9]{1,3}")
 _DECIMAL_COMMA = re.compile(r"(?<![0-9.])[0-9]+,[0-9]{1,2}(?![0-9]|\.[0-9])")
 _TOKEN_EDGES = " \t\r\n\"'`()[]{}<>.,;:!?"
 _FREQUENCY_UNITS = ("", "hz", "khz")
-_NOT_PITCH_UNITS = (NON_INTEGER_UNITS - {"hz", "khz"}) | {"semitone", "semitones"}
-_NOT_MIDI_UNITS = NON_INTEGER_UNITS | {"semitone", "semitones"}
+# Nouns after which a number counts things ("2 notes", "3 pitches"): no pitch.
+_COUNT_NOUNS = frozenset(
+    "semitone semitones note notes tone tones pitch pitches sound sounds time times beat beats "
+    "step steps chord chords voice voices octave octaves".split()
+)
+_NOT_PITCH_UNITS = (NON_INTEGER_UNITS - {"hz", "khz"}) | _COUNT_NOUNS
+_NOT_MIDI_UNITS = NON_INTEGER_UNITS | _COUNT_NOUNS
 
 
 @dataclass(frozen=True)

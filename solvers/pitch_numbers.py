@@ -250,9 +250,10 @@ _SECOND_UNITS = frozenset("s sec secs second seconds".split())
 _MILLISECOND_UNITS = frozenset("ms millisecond milliseconds".split())
 # Words before a number that make it an index or a length, not a time ("note 2", "lasting 1.2").
 _NOT_TIME_BEFORE = frozenset(
-    "note notes tone tones event events segment sound pair number no nr lasting lasts last "
-    "duration length for long".split()
+    "note notes tone tones event events segment sound pair number no nr".split()
 )
+_DURATION_BEFORE = frozenset("lasting lasts last duration length for".split())
+_LONG_AFTER = re.compile(r"\s*(?:[^\W\d_]+\s+)?long\b", re.IGNORECASE)
 _RANGE_GAP = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|and)\s*$", re.IGNORECASE)
 
 
@@ -267,9 +268,13 @@ def find_times(text: str) -> tuple[list[float] | None, str]:
     """
     text = normalize_text(text)
     clocks = [m for m in _TIMESTAMP.finditer(text) if m.group("amount") is None]
-    if clocks or _DECIMAL_COMMA_CLOCK.search(text):
-        times = find_timestamps(text)
-        return times, "clock"
+    if _DECIMAL_COMMA_CLOCK.search(text):
+        return None, "clock"
+    if clocks:
+        clock_times = [_timestamp_seconds(match) for match in clocks]
+        if any(seconds is None for seconds in clock_times):
+            return None, "clock"
+        return [float(seconds) for seconds in clock_times if seconds is not None], "clock"
     times: list[float] = []
     pending: list[NumberToken] = []  # bare numbers waiting for a unit across a range
     via = "seconds_unit"
@@ -277,6 +282,8 @@ def find_times(text: str) -> tuple[list[float] | None, str]:
         unit = number.suffix or number.unit
         if number.sign < 0:
             return None, "negative time"
+        if number.previous_word in _DURATION_BEFORE or _LONG_AFTER.match(text, number.end):
+            return None, "a duration is no onset or offset"
         if unit in _SECOND_UNITS or unit in _MILLISECOND_UNITS:
             scale = 0.001 if unit in _MILLISECOND_UNITS else 1.0
             gap = text[pending[-1].end : number.start] if pending else ""

@@ -63,11 +63,18 @@ _EXPLANATION = re.compile(
 )
 _SENTENCE_BREAK = re.compile(r"(?<=[^\s.])[.!?](?=\s+[A-Z])")
 _ORDINARY_WORD = re.compile(r"(?<![\w#])[A-Za-z]{2,}(?![\w#])")
-_ANSWER_VOCABULARY = frozenset(
+_ANSWER_WORDS = frozenset(  # words that are answers: the answer has begun
     "do re mi fa sol so la si ti up down rise rises rising fall falls falling higher lower "
-    "ascending descending same then and hz khz midi note sharp flat major minor first second "
-    "third fourth fifth sixth seventh eighth ninth tenth onset offset".split()
+    "ascending descending upward downward same first second third fourth fifth sixth seventh "
+    "eighth ninth tenth".split()
 )
+_ANSWER_VOCABULARY = _ANSWER_WORDS | frozenset(  # words an answer may hold besides them
+    "then and to hz khz midi note notes sharp flat natural major minor perfect augmented "
+    "diminished octave octaves unison semitone semitones half whole step steps tone tones onset "
+    "offset ms sec secs seconds above below by".split()
+)
+_PROSE_TOKEN = re.compile(r"[^\W\d_]+|[0-9]")
+PROSE_RUN = 3  # this many ordinary words in a row after the answer began: an explanation
 _ALTERNATIVES = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|could\s+be|might\s+be)\b|[?|/]", re.IGNORECASE
 )
@@ -79,8 +86,32 @@ def _is_explanation(sentence: str) -> bool:
     return len(words) >= 3
 
 
-def trim_explanation(text: str) -> str:
-    """The answer part of each line: no "because …" tail, no sentences of explanation after it."""
+def cut_prose(line: str, run: int = PROSE_RUN) -> str:
+    """The line up to the first ``run`` ordinary words in a row after the answer began.
+
+    "C4, D4, E4, then it returns to C4" is C4, D4, E4: the answer begins at its first digit or
+    answer word; one-letter words ("a", the "C" of "C4") neither count nor break a run.
+    """
+    started, count, run_start = False, 0, 0
+    for match in _PROSE_TOKEN.finditer(line):
+        token = match.group()
+        folded = token.casefold()
+        if token.isdigit() or folded in _ANSWER_WORDS:
+            started, count = True, 0
+        elif folded in _ANSWER_VOCABULARY:
+            count = 0
+        elif len(token) > 1 and started:
+            if count == 0:
+                run_start = match.start()
+            count += 1
+            if count >= run:
+                return line[:run_start]
+    return line
+
+
+def trim_explanation(text: str, prose_run: int = PROSE_RUN) -> str:
+    """The answer part of each line: no "because …" tail, no sentences of explanation after it,
+    no run of ``prose_run`` ordinary words after the answer began (0: keep them)."""
     lines = []
     for line in text.splitlines():
         line = _EXPLANATION.sub("", line)
@@ -88,7 +119,7 @@ def trim_explanation(text: str) -> str:
             if _is_explanation(line[match.end() :]):
                 line = line[: match.start()]
                 break
-        lines.append(line)
+        lines.append(cut_prose(line, prose_run) if prose_run else line)
     return "\n".join(lines)
 
 
@@ -97,13 +128,17 @@ EMPTY = "the answer line is empty"
 _HEADER_LEFT = re.compile(r"^\s*final\s*answer\s*[:=\-\u2013\u2014]?\s*", re.IGNORECASE)
 
 
-def read_alternatives(text: str, read_one: Callable[[str], Result], slash: bool = True) -> Result:
+def read_alternatives(
+    text: str, read_one: Callable[[str], Result], slash: bool = True, prose_run: int = PROSE_RUN
+) -> Result:
     """Read ``text`` whole, unless it offers alternatives that read to different answers.
 
-    A slash separates alternatives ("up/down") unless ``slash`` is False (times, "1/2")."""
+    A slash separates alternatives ("up/down") unless ``slash`` is False (times, "1/2");
+    ``prose_run`` is passed to :func:`trim_explanation` (0 for option labels, which are words).
+    """
     if len(text) > MAX_SPAN_CHARS:
         return None, f"an answer of {len(text)} characters is no answer a grader reads"
-    text = trim_explanation(_HEADER_LEFT.sub("", text))
+    text = trim_explanation(_HEADER_LEFT.sub("", text), prose_run)
     if not text.strip():
         return None, EMPTY
     parts = (_ALTERNATIVES if slash else _ALTERNATIVES_NO_SLASH).split(text)
@@ -339,7 +374,7 @@ def _read_contour(text: str) -> Result:
 
 
 def contour_reader(text: str, source: str) -> Result:
-    return read_alternatives(text, _read_contour)
+    return read_alternatives(text, _read_contour, prose_run=2)
 
 
 def choice_reader(options: Sequence[str], notation: str | None) -> Callable[[str, str], Result]:
@@ -349,4 +384,4 @@ def choice_reader(options: Sequence[str], notation: str | None) -> Callable[[str
             return None, HEDGE if why and why.startswith("several") else (why or "no option")
         return label, None, "option"
 
-    return lambda text, source: read_alternatives(text, read_one)
+    return lambda text, source: read_alternatives(text, read_one, prose_run=0)
