@@ -38,8 +38,6 @@ _NUMBER = re.compile(
     r"(?!\w|[.:][0-9])"
 )
 _NEXT_WORD = re.compile(r"\s*(?P<word>[^\W\d_]+)")
-_PREVIOUS_WORD = re.compile(r"(?P<word>[^\W\d_]+)[\s:#=]*$")
-_AFTER_MIDI = re.compile(r"\bmidi(?:[\s-]+(?:note|number|no|nr))?[\s.:#=]*$", re.IGNORECASE)
 _MAX_DIGITS = 12  # far beyond any answer; keeps float()/int() away from absurd strings
 
 
@@ -78,6 +76,30 @@ def normalize_text(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+_WORD_BEFORE_LIMIT = 40  # characters looked back for the word before a number
+
+
+def _word_before(text: str, end: int, separators: str) -> tuple[str, int]:
+    """The letters-only word ending right before ``end`` (separators skipped), case-folded,
+    and where it starts; scans at most ``_WORD_BEFORE_LIMIT`` characters back (linear time)."""
+    limit = max(0, end - _WORD_BEFORE_LIMIT)
+    index = end
+    while index > limit and text[index - 1] in separators:
+        index -= 1
+    start = index
+    while start > limit and text[start - 1].isalpha():
+        start -= 1
+    return text[start:index].casefold(), start
+
+
+def _says_midi(text: str, end: int) -> bool:
+    """Whether "MIDI", "MIDI note", "MIDI number", "MIDI no." comes right before ``end``."""
+    word, start = _word_before(text, end, " \t\r\n.:#=-")
+    if word in ("note", "number", "no", "nr"):
+        word, _ = _word_before(text, start, " \t\r\n-")
+    return word == "midi"
+
+
 def find_numbers(text: str) -> list[NumberToken]:
     """Every number written in text, in order, with its sign, units and preceding word."""
     found: list[NumberToken] = []
@@ -92,8 +114,7 @@ def find_numbers(text: str) -> list[NumberToken]:
         if not suffix:
             following = _NEXT_WORD.match(text, match.end())
             unit = following.group("word").casefold() if following else ""
-        before = text[max(0, match.start() - 40) : match.start()]
-        previous = _PREVIOUS_WORD.search(before)
+        previous_word, word_start = _word_before(text, match.start(), " \t\r\n:#=")
         found.append(
             NumberToken(
                 value=float(digits),
@@ -101,8 +122,8 @@ def find_numbers(text: str) -> list[NumberToken]:
                 has_fraction="." in digits,
                 suffix=suffix,
                 unit=unit,
-                previous_word=previous.group("word").casefold() if previous else "",
-                says_midi=_AFTER_MIDI.search(before) is not None,
+                previous_word=previous_word,
+                says_midi=_says_midi(text, match.start()),
                 start=match.start(),
                 end=match.end(),
             )

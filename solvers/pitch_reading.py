@@ -47,9 +47,9 @@ from .pitch_numbers import (
     ordinal_word_integers,
 )
 from .pitch_words import read_choice, read_contour
-from .reply_spans import HEDGE
+from .reply_spans import FALLBACK_SOURCES, HEDGE
 
-MAX_SPAN_CHARS = 4000
+MAX_SPAN_CHARS = 1500  # the longest answer asked for (28 notes, each restated) is ~600
 Result = tuple  # (answer, None, via) | (None, reason)
 
 # --- Explanations and hedges -------------------------------------------------------------------
@@ -124,12 +124,26 @@ def trim_explanation(text: str, prose_run: int = PROSE_RUN) -> str:
 
 
 EMPTY = "the answer line is empty"
+# A reply's last line is an answer given alone only if it is short prose without a refusal:
+# "The MIDI note is 60." is one, "Let me know if you need 2 more examples." is not.
+MAX_FALLBACK_PROSE_WORDS = 6
+_REFUSAL = re.compile(r"\b(?:not|no|cannot|can't|can\u2019t|unable|sorry|don't|never|impossible|"
+                      r"unsure|unclear)\b", re.IGNORECASE)
+
+
+def is_plain_statement(text: str) -> bool:
+    """Whether a fallback span (the last line or sentence) may be read as an answer at all."""
+    if _REFUSAL.search(text):
+        return False
+    prose = [w for w in _ORDINARY_WORD.findall(text) if w.casefold() not in _ANSWER_VOCABULARY]
+    return len(prose) <= MAX_FALLBACK_PROSE_WORDS
 # A fallback span (the reply's last line) may still begin with its own empty-valued header.
 _HEADER_LEFT = re.compile(r"^\s*final\s*answer\s*[:=\-\u2013\u2014]?\s*", re.IGNORECASE)
 
 
 def read_alternatives(
-    text: str, read_one: Callable[[str], Result], slash: bool = True, prose_run: int = PROSE_RUN
+    text: str, read_one: Callable[[str], Result], slash: bool = True, prose_run: int = PROSE_RUN,
+    source: str = "final_line",
 ) -> Result:
     """Read ``text`` whole, unless it offers alternatives that read to different answers.
 
@@ -138,6 +152,8 @@ def read_alternatives(
     """
     if len(text) > MAX_SPAN_CHARS:
         return None, f"an answer of {len(text)} characters is no answer a grader reads"
+    if source in FALLBACK_SOURCES and not is_plain_statement(text):
+        return None, "the reply's last line is prose, not an answer"
     text = trim_explanation(_HEADER_LEFT.sub("", text), prose_run)
     if not text.strip():
         return None, EMPTY
@@ -262,7 +278,7 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             keys = sorted(set(keys))
         return PitchAnswer(tuple(keys), freqs, cents), None, "+".join(vias)
 
-    return lambda text, source: read_alternatives(text, read_one)
+    return lambda text, source: read_alternatives(text, read_one, source=source)
 
 
 def _frequency(pitch: ParsedPitch) -> float:
@@ -327,10 +343,16 @@ def _read_integer(text: str) -> Result:
 
 
 def integer_reader(text: str, source: str) -> Result:
-    return read_alternatives(text, _read_integer)
+    return read_alternatives(text, _read_integer, source=source)
+
+
+_HIGHEST_FIRST = re.compile(r"(?<![-=])>|\bhigh(?:est)?\s+(?:to|first|→)|\bfrom\s+the\s+highest\b",
+                            re.IGNORECASE)
 
 
 def _read_ranks(text: str) -> Result:
+    if _HIGHEST_FIRST.search(text):
+        return None, "the order is given highest first; the question asked lowest first"
     integers = find_integers(text, allow_ordinals=True)
     via = "numbers"
     if not find_numbers(text):
@@ -344,7 +366,7 @@ def _read_ranks(text: str) -> Result:
 
 
 def ranks_reader(text: str, source: str) -> Result:
-    return read_alternatives(text, _read_ranks)
+    return read_alternatives(text, _read_ranks, source=source)
 
 
 def _read_times(text: str) -> Result:
@@ -357,7 +379,7 @@ def _read_times(text: str) -> Result:
 
 
 def timestamps_reader(text: str, source: str) -> Result:
-    return read_alternatives(text, _read_times, slash=False)
+    return read_alternatives(text, _read_times, slash=False, source=source)
 
 
 _LETTER_CONTOUR = re.compile(r"^[\s,;/\-\u2192>]*(?:[ud][\s,;/\-\u2192>]*)+$", re.IGNORECASE)
@@ -374,7 +396,7 @@ def _read_contour(text: str) -> Result:
 
 
 def contour_reader(text: str, source: str) -> Result:
-    return read_alternatives(text, _read_contour, prose_run=2)
+    return read_alternatives(text, _read_contour, prose_run=2, source=source)
 
 
 def choice_reader(options: Sequence[str], notation: str | None) -> Callable[[str, str], Result]:
@@ -384,4 +406,4 @@ def choice_reader(options: Sequence[str], notation: str | None) -> Callable[[str
             return None, HEDGE if why and why.startswith("several") else (why or "no option")
         return label, None, "option"
 
-    return lambda text, source: read_alternatives(text, read_one, prose_run=0)
+    return lambda text, source: read_alternatives(text, read_one, prose_run=0, source=source)

@@ -1,7 +1,7 @@
 """Pitch readers take linear time and never raise (issue 14 item 16).
 
 Long ``pitch_sequence`` replies took 7-8 s (an LCS over every pitch of the reply). The value
-readers now refuse spans longer than ``MAX_SPAN_CHARS`` (no grader reads a 4,000-character
+readers now refuse spans longer than ``MAX_SPAN_CHARS`` (no grader reads a 1,500-character
 answer line as one answer) and do linear work below it. Budgets are generous for a loaded
 2-core machine: a reader gets 0.5 s on 1 MB, where it takes well under a millisecond. The
 whole ``score_answer`` path (which includes ``reply_spans``) is checked for linear growth.
