@@ -40,7 +40,6 @@ from .notation import NOTATIONS, OCTAVE_FREE_NOTATIONS
 from .pitch_credit import contour_credit, integer_credit, pitch_credit, rank_credit, timing_credit
 from .pitch_numbers import format_timestamp, parse_timestamp
 from .pitch_reading import (
-    EMPTY,
     PitchAnswer,
     choice_reader,
     contour_reader,
@@ -50,6 +49,7 @@ from .pitch_reading import (
     timestamps_reader,
 )
 from .reply_spans import HEDGE, read_reply
+from .span_text import EMPTY
 
 __all__ = [
     "ANSWER_KINDS",

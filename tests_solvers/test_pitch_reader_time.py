@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers import pitch_reading
+from solvers import pitch_reading, span_text
 from solvers.pitch_scoring import score_answer
 
 MB = 10**6
@@ -53,8 +53,8 @@ def _timed(call) -> float:
 def test_every_reader_is_fast_on_a_megabyte_and_at_the_longest_span_it_reads(chunk):
     pattern = ADVERSARIAL[chunk]
     huge = pattern * (MB // len(pattern))
-    longest = (pattern * (pitch_reading.MAX_SPAN_CHARS // len(pattern) + 1))[
-        : pitch_reading.MAX_SPAN_CHARS]
+    longest = (pattern * (span_text.MAX_SPAN_CHARS // len(pattern) + 1))[
+        : span_text.MAX_SPAN_CHARS]
     for reader in _readers():
         for text in (huge, longest):
             elapsed = _timed(lambda reader=reader, text=text: reader(text, "final_line"))
