@@ -166,12 +166,13 @@ def _judge(kind: str, truth: tuple, answer: object, notation: str | None) -> Pit
 # --- Dispatch ----------------------------------------------------------------------------------
 
 
-def _reader(kind: str, notation: str | None, options: tuple[str, ...]):
+def _reader(kind: str, notation: str | None, options: tuple[str, ...],
+            option_pitches: tuple[int, ...] = ()):
     """The span reader of a kind, remembering spans already read (a reply may repeat one)."""
     if kind in PITCH_KINDS:
         read = pitch_reader(str(notation), kind)
     elif kind == "choice":
-        read = choice_reader(options, notation)
+        read = choice_reader(options, notation, option_pitches)
     else:
         read = {"integer": integer_reader, "timestamps": timestamps_reader,
                 "contour": contour_reader, "ranks": ranks_reader}[kind]
@@ -191,11 +192,14 @@ def score_answer(
     reply: str,
     notation: str | None = None,
     options: tuple[str, ...] = (),
+    option_pitches: tuple[int, ...] = (),
 ) -> PitchVerdict:
     """Score one reply. Malformed model output is a verdict; a malformed call raises ValueError.
 
     ``notation`` is required for the pitch kinds (one of ``NOTATIONS``) and optional for
-    ``choice`` (options that are pitches are then read in it); ``options`` only for ``choice``.
+    ``choice`` (options that are pitches are then read in it); ``options`` only for ``choice``;
+    ``option_pitches`` the MIDI note behind each lettered option, when the options stand for
+    pitches (the answer may then name the pitch instead of the letter).
     """
     if kind not in ANSWER_KINDS:
         raise ValueError(f"unknown answer kind {kind!r}; expected one of {ANSWER_KINDS}")
@@ -205,7 +209,7 @@ def score_answer(
         raise ValueError(f"kind {kind!r} needs a notation in {NOTATIONS}, got {notation!r}")
     if kind == "choice" and (not options or truth[0] not in options):
         raise ValueError(f"choice truth {truth!r} must be one of the options {options!r}")
-    reading = read_reply(reply, _reader(kind, notation, tuple(options)))
+    reading = read_reply(reply, _reader(kind, notation, tuple(options), tuple(option_pitches)))
     if reading.answer is None:
         f1 = 0.0 if kind == "pitch_sequence" else None
         if reading.error == HEDGE:

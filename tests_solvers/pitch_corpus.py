@@ -22,7 +22,7 @@ def load(pattern: str = "pitch_*.jsonl") -> list[dict]:
 
 def verdict_of(row: dict) -> PitchVerdict:
     return score_answer(row["kind"], tuple(row["truth"]), row["reply"], row.get("notation"),
-                        tuple(row.get("options") or ()))
+                        tuple(row.get("options") or ()), tuple(row.get("option_pitches") or ()))
 
 
 def same(read: object, grader: object) -> bool:

@@ -253,3 +253,19 @@ def test_wrapping_a_valid_answer_never_changes_its_reading(case, wrapper):
     assert plain.correct, (a, plain)
     wrapped = score_answer(kind, truth, wrapper.format(a=a), notation, options)
     assert wrapped.parsed == plain.parsed, (wrapper.format(a=a), wrapped)
+
+
+def test_a_pitch_option_may_be_named_by_its_pitch_instead_of_its_letter():
+    """A1 as multiple choice: "G1" names option B ("B. G1 (MIDI note 31)"), through the
+    benchmark's own entry point; a letter and another option's pitch are a hedge."""
+    from fixtures.pitch.catalog import pitch_items
+    from fixtures.pitch.questions import score
+
+    item = next(i for i in pitch_items("a1mcq", 1) if i.truth == ("B",))
+    midi = dict(zip(item.prompt_dict()["options"], item.prompt_dict()["option_midis"],
+                    strict=True))["B"]
+    spn = format_pitch(midi, "spn")
+    for reply in (f"Final Answer: {spn}", f"Final Answer: {midi}", f"Final Answer: B. {spn}"):
+        assert score(item, "plain", reply).parsed == "B", reply
+    assert score(item, "plain", f"Final Answer: A. {spn}").error_class == "hedged_answer"
+    assert score(item, "plain", f"Final Answer: {spn} or A0").parsed is None
