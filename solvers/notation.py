@@ -242,6 +242,11 @@ def spn_mentions(text: str) -> list[tuple[int, int, ParsedPitch]]:
     return found
 
 
+def solfege_mentions(text: str) -> list[tuple[int, int, ParsedPitch]]:
+    """(start, end, pitch class) of every solfège syllable in already normalised text."""
+    return [(m.start(), m.end(), _pitch_from_solfege(m)) for m in _SOLFEGE.finditer(text)]
+
+
 def mask_spans(text: str, spans: list[tuple[int, int, object]]) -> str:
     """Text with the given spans blanked out, so the "4" of "F#4" is no number of its own."""
     if not spans:

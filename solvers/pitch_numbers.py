@@ -268,7 +268,7 @@ def find_timestamps(text: str) -> list[float] | None:
 
 
 _SECOND_UNITS = frozenset("s sec secs second seconds".split())
-_MILLISECOND_UNITS = frozenset("ms millisecond milliseconds".split())
+_MILLISECOND_UNITS = frozenset("ms millisecond milliseconds".split()) | {"ms"}
 # Words before a number that make it an index or a length, not a time ("note 2", "lasting 1.2").
 _NOT_TIME_BEFORE = frozenset(
     "note notes tone tones event events segment sound pair number no nr".split()
@@ -298,6 +298,9 @@ def find_times(text: str) -> tuple[list[float] | None, str]:
         return [float(seconds) for seconds in clock_times if seconds is not None], "clock"
     times: list[float] = []
     pending: list[NumberToken] = []  # bare numbers waiting for a unit across a range
+    bare: list[int] = []  # indexes of times written without a unit
+    units: set[str] = set()
+    last_unit = ""
     via = "seconds_unit"
     for number in find_numbers(text):
         unit = number.suffix or number.unit
@@ -307,9 +310,12 @@ def find_times(text: str) -> tuple[list[float] | None, str]:
             return None, "a duration is no onset or offset"
         if unit in _SECOND_UNITS or unit in _MILLISECOND_UNITS:
             scale = 0.001 if unit in _MILLISECOND_UNITS else 1.0
+            units.add("ms" if scale < 1.0 else "s")
+            last_unit = "ms" if scale < 1.0 else "s"
             gap = text[pending[-1].end : number.start] if pending else ""
             if pending and _RANGE_GAP.fullmatch(gap):
                 times[-1] = pending[-1].value * scale
+                bare.pop()
             pending = []
             times.append(number.value * scale)
             continue
@@ -321,6 +327,10 @@ def find_times(text: str) -> tuple[list[float] | None, str]:
         via = "bare_seconds"
         times.append(number.value)
         pending.append(number)
+        bare.append(len(times) - 1)
+    if bare and units == {last_unit} and last_unit in _MILLISECOND_UNITS:
+        for index in bare:  # "500, 1500 ms": one unit written once, after the list
+            times[index] /= 1000.0
     return times, via
 
 

@@ -29,13 +29,13 @@ from dataclasses import dataclass, field
 from .notation import (
     OCTAVE_FREE_NOTATIONS,
     ParsedPitch,
-    find_pitches,
     has_decimal_comma,
     mask_spans,
     midi_to_hz,
     normalize_frequency_commas,
     normalize_pitch_text,
     number_as_pitch,
+    solfege_mentions,
     spn_mentions,
 )
 from .pitch_numbers import (
@@ -67,9 +67,34 @@ _PREVIOUS_WORD = re.compile(r"([A-Za-z]+)[\s(:,]*$")
 _CHORD_AFTER = re.compile(r"\s*(?:chord|triad)\b", re.IGNORECASE)  # "a G7 chord" is no G7
 
 
+_WORDS_BEFORE = re.compile(r"[A-Za-z]+(?:['\u2019][a-z]+)?")
+_NEGATORS = frozenset("not never nor isn't isnt isn\u2019t".split())
+_NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
+
+
 def _is_reference(text: str, start: int) -> bool:
+    """A pitch written as a reference point ("above C4") or negated ("not 69", "rather than
+    A4"): no answer and no restatement."""
     before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
-    return before is not None and before.group(1).casefold() in _REFERENCE_WORDS
+    if before is not None and before.group(1).casefold() in _REFERENCE_WORDS:
+        return True
+    words = [w.casefold() for w in _WORDS_BEFORE.findall(text[max(0, start - 30) : start])[-2:]]
+    return bool(words) and (words[-1] in _NEGATORS or tuple(words) in _NEGATING_PAIRS)
+
+
+# "so" is the syllable G unless a word follows it ("so the melody …", "so, I think …").
+_SO_CONJUNCTION = re.compile(r"[\s,]+(?!(?:do|re|ré|mi|fa|sol|so|la|si|ti)\b)[A-Za-z]",
+                             re.IGNORECASE)
+
+
+def _solfege_primaries(text: str) -> list[ParsedPitch]:
+    found = []
+    for start, end, pitch in solfege_mentions(text):
+        if text[start:end].casefold() == "so" and _SO_CONJUNCTION.match(text, end):
+            continue
+        if not _is_reference(text, start):
+            found.append(pitch)
+    return found
 
 
 def _key(pitch: ParsedPitch, octave_free: bool) -> int:
@@ -101,7 +126,7 @@ def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[st
     if notation == "spn":
         primary = [pitch for start, _, pitch in spn if not _is_reference(text, start)]
     elif notation == "solfege":
-        primary = find_pitches(mask_spans(text, spn), "solfege")
+        primary = _solfege_primaries(mask_spans(text, spn))
     else:
         primary = []
     if notation != "spn":

@@ -59,6 +59,10 @@ def _is_explanation(sentence: str) -> bool:
     return len(words) >= 3
 
 
+_TRAILING_JOIN = re.compile(r"[\s,;]*\b(?:so|and|then|but|which|that|as|since|thus)\s*$",
+                            re.IGNORECASE)
+
+
 def cut_prose(line: str, run: int = PROSE_RUN) -> str:
     """The line up to the first ``run`` ordinary words in a row after the answer began.
 
@@ -77,8 +81,8 @@ def cut_prose(line: str, run: int = PROSE_RUN) -> str:
             if count == 0:
                 run_start = match.start()
             count += 1
-            if count >= run:
-                return line[:run_start]
+            if count >= run:  # a joining word before the prose goes with it ("…, so the …")
+                return _TRAILING_JOIN.sub("", line[:run_start])
     return line
 
 
@@ -102,6 +106,14 @@ EMPTY = "the answer line is empty"
 MAX_FALLBACK_PROSE_WORDS = 6
 _REFUSAL = re.compile(r"\b(?:not|no|cannot|can't|can\u2019t|unable|sorry|don't|never|impossible|"
                       r"unsure|unclear)\b", re.IGNORECASE)
+
+
+# An answer line that opens with a refusal ("Unable to determine (maybe 69)") gives no answer.
+_REFUSAL_FIRST = re.compile(
+    r"^\W*(?:unable|cannot|can't|can\u2019t|can\s+not|not\s+sure|unsure|unknown|unclear|"
+    r"undetermined|indeterminate|n/?a\b|none\b|i\s+(?:don't|do\s+not|cannot|can't)\b)",
+    re.IGNORECASE,
+)
 
 
 def is_plain_statement(text: str) -> bool:
@@ -130,6 +142,8 @@ def read_alternatives(
     text = trim_explanation(_HEADER_LEFT.sub("", text), prose_run)
     if not text.strip():
         return None, EMPTY
+    if _REFUSAL_FIRST.match(text):
+        return None, "the answer says it cannot be given"
     parts = (_ALTERNATIVES if slash else _ALTERNATIVES_NO_SLASH).split(text)
     if len(parts) > 1:
         answers = set()

@@ -269,3 +269,29 @@ def test_a_pitch_option_may_be_named_by_its_pitch_instead_of_its_letter():
         assert score(item, "plain", reply).parsed == "B", reply
     assert score(item, "plain", f"Final Answer: A. {spn}").error_class == "hedged_answer"
     assert score(item, "plain", f"Final Answer: {spn} or A0").parsed is None
+
+
+@pytest.mark.parametrize(
+    ("kind", "truth", "reply", "notation", "read"),
+    [("pitch", (69,), "Final Answer: not 69", "midi", None),
+     ("pitch", (81,), "Final Answer: not A4, it's A5", "spn", 81),
+     ("pitch", (69,), "Final Answer: Unable to determine (maybe 69)", "midi", None),
+     ("pitch", (2,), "I listened.\nLet me know if you need 2 more examples.", "midi", None),
+     ("pitch", (60,), "I can't hear audio, but middle C is MIDI 60.", "midi", None),
+     ("pitch_sequence", (60, 62, 64), "Final Answer: C4, D4, E4, then it returns to C4", "spn",
+      [60, 62, 64]),
+     ("pitch_sequence", (60, 62, 64), "Final Answer: do, re, mi, so the tune starts in C",
+      "solfege", [0, 2, 4]),
+     ("pitch_sequence", (60, 62), "Final Answer: 2 notes: 60, 62", "midi", [60, 62]),
+     ("contour", ("up", "down"), "Final Answer: up, down, the melody rises and then drops", None,
+      ["up", "down"]),
+     ("contour", ("up",), "Final Answer: it doesn't go down, it goes up", None, None),
+     ("timestamps", (0.5, 1.5), "Final Answer: 500, 1500 ms", None, [0.5, 1.5]),
+     ("timestamps", (1.0, 2.0), "Final Answer: onset 1.0, offset 2.0 (1 second long)", None,
+      None),
+     ("ranks", (3, 1, 2), "Final Answer: 2 > 1 > 3", None, None),
+     ("integer", (5,), "Final Answer: 5 (the second note is lower)", None, None)],
+)
+def test_found_while_probing_no_wrong_reading(kind, truth, reply, notation, read):
+    """Replies found by probing the readers after the held-out run: each read as a grader does."""
+    assert score_answer(kind, truth, reply, notation).parsed == read
