@@ -159,6 +159,10 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "any-notation chance of a uniform guesser."
         ) + assisted.caption(pitch)
         report_tables["Pitch experiments (PitchBench)"] = pitch_table
+        partial = pitch_tables.partial_credit_table(pitch_tables.partial_credit_summary(pitch))
+        if not partial.empty:
+            partial.attrs["caption"] = pitch_tables.PARTIAL_CAPTION
+            report_tables["Pitch partial credit"] = partial
     if not mcq_summary.empty:
         mcq_table = mcq_tables.mcq_table(mcq_summary)
         mcq_table.attrs["caption"] = (

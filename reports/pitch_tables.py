@@ -15,6 +15,7 @@ import re
 import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
+from solvers.pitch_credit import CREDIT_FIELDS
 
 from .assisted import assisted_fields, assisted_flags, assisted_suffix, has_extractor
 from .tables import markdown_table, off_final_share
@@ -180,6 +181,92 @@ def mcq_inflation(df: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+# Shares: an unanswered trial of the cell counts 0, as it counts wrong in the exact score.
+SHARE_CREDITS = tuple(c for c in CREDIT_FIELDS if c not in ("cents_error_abs", "kendall_tau"))
+CREDIT_LABELS = {
+    "pitch_class_correct": "pitch class", "octave_correct": "octave",
+    "within_1_semitone": "within ±1 st", "hz_within_1pct": "Hz ±1 %",
+    "step_accuracy": "contour steps", "timing_iou": "timing IoU", "hits_100ms": "hits 100 ms",
+    "hits_250ms": "hits 250 ms", "hits_500ms": "hits 500 ms", "off_by_one": "within ±1",
+    "kendall_tau": "Kendall τ", "cents_median": "|cents| median", "cents_p90": "|cents| p90",
+}
+
+
+def partial_credit_summary(df: pd.DataFrame) -> pd.DataFrame:
+    """Partial credit per (model, experiment, notation) beside the exact accuracy.
+
+    Share metrics are means over the cell's counted trials, an unanswered trial counting 0 for
+    every metric its answered neighbours have; Kendall τ is the mean over answered rank trials
+    (``n_tau``); cents errors (Hz answers to one-pitch questions) are summarised by their
+    median and 90th percentile (``n_cents``). A metric that applies to no trial is left out.
+    """
+    pitch = pitch_records(df)
+    if pitch.empty or "partial_credit" not in pitch.columns:
+        return pd.DataFrame()
+    rows = []
+    for (model, experiment, notation), group in pitch.groupby(
+        ["model", "experiment", "notation"], sort=False
+    ):
+        kept = group[~group["error_class"].isin(DENOMINATOR_EXCLUDED)]
+        credits = [c if isinstance(c, dict) else {} for c in kept["partial_credit"]]
+        present = {name for credit in credits for name in credit}
+        n = len(kept)
+        row: dict = {"model": model, "experiment": experiment, "notation": notation, "n": n,
+                     "accuracy": kept["correct"].astype(bool).mean() if n else math.nan}
+        for name in SHARE_CREDITS:
+            if name in present and n:
+                row[name] = sum(credit.get(name, 0.0) for credit in credits) / n
+        taus = [credit["kendall_tau"] for credit in credits if "kendall_tau" in credit]
+        if taus:
+            row["kendall_tau"], row["n_tau"] = sum(taus) / len(taus), len(taus)
+        cents = pd.Series([c["cents_error_abs"] for c in credits if "cents_error_abs" in c])
+        if len(cents):
+            row.update(cents_median=float(cents.median()), cents_p90=float(cents.quantile(0.9)),
+                       n_cents=len(cents))
+        rows.append(row)
+    summary = pd.DataFrame(rows)
+    if summary.empty:
+        return summary
+    summary["_order"] = summary["experiment"].map(_experiment_key)
+    summary = summary.sort_values(["model", "_order", "notation"], kind="stable")
+    return summary.drop(columns="_order").reset_index(drop=True)
+
+
+def partial_credit_table(summary: pd.DataFrame) -> pd.DataFrame:
+    """The partial-credit summary for display: percentages, τ and cents, blanks where n/a."""
+    if summary.empty:
+        return pd.DataFrame()
+    columns = [c for c in (*SHARE_CREDITS, "kendall_tau", "cents_median", "cents_p90")
+               if c in summary.columns]
+    body = []
+    for row in summary.itertuples(index=False):
+        cells = [f"{100 * row.accuracy:.1f}" if row.n else "", str(row.n)]
+        for column in columns:
+            value = getattr(row, column)
+            if value is None or value != value:
+                cells.append("")
+            elif column == "kendall_tau":
+                cells.append(f"{value:+.2f}")
+            elif column.startswith("cents"):
+                cells.append(f"{value:.0f}")
+            else:
+                cells.append(f"{100 * value:.1f}")
+        body.append(cells)
+    index = pd.MultiIndex.from_tuples(
+        [(r.model, r.experiment, r.notation) for r in summary.itertuples(index=False)],
+        names=["model", "experiment", "notation"])
+    return pd.DataFrame(body, index=index,
+                        columns=["exact %", "n", *(CREDIT_LABELS[c] for c in columns)])
+
+
+PARTIAL_CAPTION = (
+    "Partial credit beside the exact score (which stays the headline): shares in percent over "
+    "the cell's counted trials (an unanswered trial counts 0); Hz ±1 % is PitchBench's "
+    "frequency rule as a second score for Hz answers; Kendall τ over answered rank trials; "
+    "|cents| is the absolute error of Hz answers to one-pitch questions."
+)
+
+
 def pitch_markdown(df: pd.DataFrame) -> str:
     """The pitch table (and the MCQ inflation table, if run) as Markdown; empty without pitch."""
     table = pitch_table(pitch_summary(df))
@@ -195,4 +282,10 @@ def pitch_markdown(df: pd.DataFrame) -> str:
             gain = getattr(r, "gain", math.nan)
             lines.append(f"| {r.model} | {r.condition} | {100 * r.accuracy:.1f} | {r.n} | "
                          + ("" if gain != gain else f"{100 * gain:+.1f}") + " |")
+    partial = partial_credit_table(partial_credit_summary(df))
+    if not partial.empty:
+        lines += ["", PARTIAL_CAPTION, ""]
+        lines += markdown_table([*partial.index.names, *partial.columns],
+                                ([*i, *v] for i, v in zip(partial.index, partial.values,
+                                                          strict=True)))
     return "\n".join(lines) + "\n"

@@ -11,17 +11,25 @@ Decisions:
 * SPN needs an octave digit ("F#4"); an octave-less name is not a pitch there. The letter may
   be either case; a flat is a lowercase ``b`` (or ♭), so "Bb4" and "bb4" are B-flat 4 while
   "BB4" is no pitch at all. Double sharps: ``x``, ``##``, ``♯♯``, ``𝄪``; double flats: ``bb``,
-  ``♭♭``, ``𝄫``; words "sharp", "flat", "double sharp", "double flat", "natural".
+  ``♭♭``, ``𝄫``; words "sharp", "flat", "double sharp", "double flat", "natural". In answer
+  text (:func:`normalize_pitch_text`) a grader's spellings are accepted too: "middle C" (C4),
+  "C 4" / "Db 4" (an upper-case letter, one space, the octave, then punctuation or the end)
+  and an accidental after the octave ("C4♯" is C♯4, never C4).
 * Solfège is fixed-do (do re mi fa sol la si; also ré, so, ti) and octave-free: an octave digit
   after the syllable is accepted and ignored. Accidentals may follow after one space ("si b");
   ``x`` is no double sharp here ("six" is a word), ``##`` and ``𝄪`` are.
 * Hz answers are decimal numbers with a point, optionally followed by "Hz"/"kHz"; the nearest
   equal-tempered note (A4 = ``A4_HZ``) is the answer and the distance to it is kept in cents.
-  Exactly half-way between two notes rounds up. A decimal comma ("261,63") is ambiguous next to
-  comma-separated lists and is never read as a frequency (``parse_pitch`` returns None and
-  scorers report the answer as unparseable, see :func:`has_decimal_comma`). Values must be
-  > 0 and ≤ 20 kHz. A number written right after "MIDI" ("MIDI note 60") is not a frequency.
-* MIDI answers are whole numbers 0–127 without sign, fraction or unit ("60", never "60.0").
+  Exactly half-way between two notes rounds up. A decimal comma is read only where it is
+  unambiguous (:func:`normalize_frequency_commas`): right before a unit ("277,18 Hz"); so is a
+  thousands separator ("1,046.50", "1,046 Hz"). A bare "261,63" may be a two-item list and is
+  never read as a frequency (``parse_pitch`` returns None and scorers report the answer as
+  unparseable, see :func:`has_decimal_comma`). Values must be > 0 and ≤ 20 kHz. A number
+  written right after "MIDI" ("MIDI note 60") is not a frequency.
+* MIDI answers are whole numbers 0–127 without sign or unit; a whole-valued decimal in running
+  text is the whole number ("60.0" is 60, as a grader reads it; "60.5" is no MIDI note), while
+  ``parse_pitch`` of a lone token stays strict. The octave digit of an SPN name is never a
+  number of its own ("66 (F#4)" holds one number, see :func:`mask_spans`).
 """
 
 from __future__ import annotations
@@ -77,8 +85,13 @@ _MIDI_TOKEN = re.compile(r"[0-9]{1,3}")
 _DECIMAL_COMMA = re.compile(r"(?<![0-9.])[0-9]+,[0-9]{1,2}(?![0-9]|\.[0-9])")
 _TOKEN_EDGES = " \t\r\n\"'`()[]{}<>.,;:!?"
 _FREQUENCY_UNITS = ("", "hz", "khz")
-_NOT_PITCH_UNITS = (NON_INTEGER_UNITS - {"hz", "khz"}) | {"semitone", "semitones"}
-_NOT_MIDI_UNITS = NON_INTEGER_UNITS | {"semitone", "semitones"}
+# Nouns after which a number counts things ("2 notes", "3 pitches"): no pitch.
+_COUNT_NOUNS = frozenset(
+    "semitone semitones note notes tone tones pitch pitches sound sounds time times beat beats "
+    "step steps chord chords voice voices octave octaves".split()
+)
+_NOT_PITCH_UNITS = (NON_INTEGER_UNITS - {"hz", "khz"}) | _COUNT_NOUNS
+_NOT_MIDI_UNITS = NON_INTEGER_UNITS | _COUNT_NOUNS
 
 
 @dataclass(frozen=True)
@@ -170,8 +183,8 @@ def _number_as_pitch(number: NumberToken, notation: str) -> ParsedPitch | None:
     if number.sign != 0 or number.previous_word == "octave":
         return None
     if notation == "midi":
-        if number.has_fraction or number.suffix or number.unit in _NOT_MIDI_UNITS:
-            return None
+        if number.value != int(number.value) or number.suffix or number.unit in _NOT_MIDI_UNITS:
+            return None  # "60.0" is MIDI 60, as a grader reads it; "60.5" is no MIDI note
         return _pitch_from_midi(int(number.value))
     if number.says_midi:
         return None
@@ -202,6 +215,56 @@ def parse_pitch(token: str, notation: str) -> ParsedPitch | None:
     return _pitch_from_hz(float(match.group("amount")) * scale)
 
 
+# "middle C" is C4; "C 4" / "Db 4" (an upper-case letter, one space, an octave, then the end or
+# punctuation) is "C4" / "Db4"; "C4♯" (an accidental after the octave) is "C♯4".
+_MIDDLE_C = re.compile(r"(?<![^\W_])middle\s+c(?![^\W_])", re.IGNORECASE)
+_SPACED_OCTAVE = re.compile(
+    r"(?<![^\W_])([A-G](?:##|#|♯♯|♯|bb|b|♭♭|♭)?) ([0-9])(?=\s*(?:[,;)\]/(\[]|$|\.(?![0-9])))",
+    re.MULTILINE,
+)
+_TRAILING_ACCIDENTAL = re.compile(r"(?<![^\W_])([A-Ga-g])(-?[0-9])(##|#|♯♯|♯|♭♭|♭)(?![\w#♯♭])")
+
+
+def normalize_pitch_text(text: str) -> str:
+    """NFKC, then the spellings a grader reads as SPN rewritten to it ("middle C" → "C4")."""
+    text = _MIDDLE_C.sub("C4", normalize_text(text))
+    text = _SPACED_OCTAVE.sub(r"\1\2", text)
+    return _TRAILING_ACCIDENTAL.sub(r"\1\3\2", text)
+
+
+def spn_mentions(text: str) -> list[tuple[int, int, ParsedPitch]]:
+    """(start, end, pitch) of every SPN pitch in already normalised text, in order."""
+    found = []
+    for match in _SPN.finditer(text):
+        pitch = _pitch_from_spn(match)
+        if pitch is not None:
+            found.append((match.start(), match.end(), pitch))
+    return found
+
+
+def solfege_mentions(text: str) -> list[tuple[int, int, ParsedPitch]]:
+    """(start, end, pitch class) of every solfège syllable in already normalised text."""
+    return [(m.start(), m.end(), _pitch_from_solfege(m)) for m in _SOLFEGE.finditer(text)]
+
+
+def mask_spans(text: str, spans: list[tuple[int, int, object]]) -> str:
+    """Text with the given spans blanked out, so the "4" of "F#4" is no number of its own."""
+    if not spans:
+        return text
+    parts, last = [], 0
+    for start, end, _ in spans:
+        parts.append(text[last:start])
+        parts.append(" " * (end - start))
+        last = end
+    parts.append(text[last:])
+    return "".join(parts)
+
+
+def number_as_pitch(number: NumberToken, notation: str) -> ParsedPitch | None:
+    """A scanned number as a MIDI note ("midi") or a frequency ("hz"), if its context allows."""
+    return _number_as_pitch(number, notation)
+
+
 def find_pitches(text: str, notation: str) -> list[ParsedPitch]:
     """Every pitch written in text in the given notation, in order ("C4, E4, G4", "60 64 67").
 
@@ -212,14 +275,26 @@ def find_pitches(text: str, notation: str) -> list[ParsedPitch]:
     _check_notation(notation)
     if not isinstance(text, str):
         return []
-    text = normalize_text(text)
+    text = normalize_pitch_text(text)
     if notation == "spn":
         found = [_pitch_from_spn(match) for match in _SPN.finditer(text)]
     elif notation == "solfege":
         found = [_pitch_from_solfege(match) for match in _SOLFEGE.finditer(text)]
     else:
-        found = [_number_as_pitch(number, notation) for number in find_numbers(text)]
+        masked = mask_spans(text, spn_mentions(text))
+        found = [_number_as_pitch(number, notation) for number in find_numbers(masked)]
     return [pitch for pitch in found if pitch is not None]
+
+
+# A frequency written with a thousands separator ("1,046.50", "1,046 Hz") or with a decimal
+# comma right before its unit ("277,18 Hz"): both unambiguous, unlike a bare "261,63".
+_THOUSANDS = re.compile(r"(?<![0-9.,])([0-9]{1,2}),([0-9]{3})(?=\.[0-9]|\s*k?hz\b)", re.IGNORECASE)
+_COMMA_BEFORE_UNIT = re.compile(r"(?<![0-9.,])([0-9]+),([0-9]{1,2})(?=\s*k?hz\b)", re.IGNORECASE)
+
+
+def normalize_frequency_commas(text: str) -> str:
+    """ "1,046.50 Hz" → "1046.50 Hz" and "277,18 Hz" → "277.18 Hz"; other commas stay."""
+    return _COMMA_BEFORE_UNIT.sub(r"\1.\2", _THOUSANDS.sub(r"\1\2", text))
 
 
 def has_decimal_comma(text: str) -> bool:

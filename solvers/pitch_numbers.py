@@ -16,8 +16,11 @@ Decisions (documented once, here):
   only when the answer holds no digits at all: "3 (one repeated)" reads as 3 and 1, never as
   a sentence pronoun guessed away.
 * Timestamps are read as ``M:SS``, ``MM:SS.cc`` or ``H:MM:SS.cc`` and as seconds with an
-  explicit unit ("12.5 s", "12.5 seconds", "2500 ms"). A bare number ("12.5") is not a time.
+  explicit unit ("12.5 s", "12.5 seconds", "2500 ms"). ``parse_timestamp`` of a lone bare
+  number ("12.5") says it is no time; an answer to a question that asked for times
+  (:func:`find_times`) is read as seconds when it writes no clock time ("1.5, 2.75").
   A clock time followed by a decimal comma ("00:02,50") is ambiguous and rejected.
+* A whole-valued decimal is that integer ("+7.0" is 7); "7.5" is no integer.
 """
 
 from __future__ import annotations
@@ -35,8 +38,6 @@ _NUMBER = re.compile(
     r"(?!\w|[.:][0-9])"
 )
 _NEXT_WORD = re.compile(r"\s*(?P<word>[^\W\d_]+)")
-_PREVIOUS_WORD = re.compile(r"(?P<word>[^\W\d_]+)[\s:#=]*$")
-_AFTER_MIDI = re.compile(r"\bmidi(?:[\s-]+(?:note|number|no|nr))?[\s.:#=]*$", re.IGNORECASE)
 _MAX_DIGITS = 12  # far beyond any answer; keeps float()/int() away from absurd strings
 
 
@@ -75,6 +76,30 @@ def normalize_text(text: str) -> str:
     return unicodedata.normalize("NFKC", text)
 
 
+_WORD_BEFORE_LIMIT = 40  # characters looked back for the word before a number
+
+
+def _word_before(text: str, end: int, separators: str) -> tuple[str, int]:
+    """The letters-only word ending right before ``end`` (separators skipped), case-folded,
+    and where it starts; scans at most ``_WORD_BEFORE_LIMIT`` characters back (linear time)."""
+    limit = max(0, end - _WORD_BEFORE_LIMIT)
+    index = end
+    while index > limit and text[index - 1] in separators:
+        index -= 1
+    start = index
+    while start > limit and text[start - 1].isalpha():
+        start -= 1
+    return text[start:index].casefold(), start
+
+
+def _says_midi(text: str, end: int) -> bool:
+    """Whether "MIDI", "MIDI note", "MIDI number", "MIDI no." comes right before ``end``."""
+    word, start = _word_before(text, end, " \t\r\n.:#=-")
+    if word in ("note", "number", "no", "nr"):
+        word, _ = _word_before(text, start, " \t\r\n-")
+    return word == "midi"
+
+
 def find_numbers(text: str) -> list[NumberToken]:
     """Every number written in text, in order, with its sign, units and preceding word."""
     found: list[NumberToken] = []
@@ -89,8 +114,7 @@ def find_numbers(text: str) -> list[NumberToken]:
         if not suffix:
             following = _NEXT_WORD.match(text, match.end())
             unit = following.group("word").casefold() if following else ""
-        before = text[max(0, match.start() - 40) : match.start()]
-        previous = _PREVIOUS_WORD.search(before)
+        previous_word, word_start = _word_before(text, match.start(), " \t\r\n:#=")
         found.append(
             NumberToken(
                 value=float(digits),
@@ -98,8 +122,8 @@ def find_numbers(text: str) -> list[NumberToken]:
                 has_fraction="." in digits,
                 suffix=suffix,
                 unit=unit,
-                previous_word=previous.group("word").casefold() if previous else "",
-                says_midi=_AFTER_MIDI.search(before) is not None,
+                previous_word=previous_word,
+                says_midi=_says_midi(text, match.start()),
                 start=match.start(),
                 end=match.end(),
             )
@@ -143,7 +167,7 @@ class WrittenInteger(NamedTuple):
 def find_integers(text: str, allow_ordinals: bool = False) -> list[WrittenInteger] | None:
     """The integers written in text, in order; None if a number there is not a plain integer.
 
-    A number with a fraction ("7.5", also "7.0"), a unit that makes it no plain integer
+    A number with a fraction ("7.5"; "7.0" is 7), a unit that makes it no plain integer
     ("1 octave", "50 cents") or a glued suffix ("7th", unless ``allow_ordinals``) makes the
     whole reading None, so it cannot be mistaken for a different integer. "minus 3" and
     "−3" are -3. Number words count only when no digit is written.
@@ -154,13 +178,29 @@ def find_integers(text: str, allow_ordinals: bool = False) -> list[WrittenIntege
     values: list[WrittenInteger] = []
     for number in numbers:
         ordinal = allow_ordinals and number.suffix in _ORDINAL_SUFFIXES
-        if number.has_fraction or (number.suffix and not ordinal):
+        if number.value != int(number.value) or (number.suffix and not ordinal):
             return None
         if number.unit in NON_INTEGER_UNITS:
             return None
         sign = number.sign or _SIGN_WORDS.get(number.previous_word, 0)
         values.append(WrittenInteger(int(number.value) * (-1 if sign < 0 else 1), sign != 0))
     return values
+
+
+ORDINAL_WORDS: dict[str, int] = {
+    word: value
+    for value, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(),
+        start=1,
+    )
+}
+_ORDINAL_WORD = re.compile(rf"(?<![^\W\d_])(?:{'|'.join(ORDINAL_WORDS)})(?![^\W\d_])", re.I)
+
+
+def ordinal_word_integers(text: str) -> list[WrittenInteger]:
+    """Ranks written as ordinal words ("third, first, second"), in order."""
+    return [WrittenInteger(ORDINAL_WORDS[m.group().casefold()], False)
+            for m in _ORDINAL_WORD.finditer(normalize_text(text))]
 
 
 def _word_integers(text: str) -> list[WrittenInteger]:
@@ -225,6 +265,73 @@ def find_timestamps(text: str) -> list[float] | None:
             return None
         times.append(seconds)
     return times
+
+
+_SECOND_UNITS = frozenset("s sec secs second seconds".split())
+_MILLISECOND_UNITS = frozenset("ms millisecond milliseconds".split()) | {"ms"}
+# Words before a number that make it an index or a length, not a time ("note 2", "lasting 1.2").
+_NOT_TIME_BEFORE = frozenset(
+    "note notes tone tones event events segment sound pair number no nr".split()
+)
+_DURATION_BEFORE = frozenset("lasting lasts last duration length for".split())
+_LONG_AFTER = re.compile(r"\s*(?:[^\W\d_]+\s+)?long\b", re.IGNORECASE)
+_RANGE_GAP = re.compile(r"\s*(?:-|\u2013|\u2014|to|until|and)\s*$", re.IGNORECASE)
+
+
+def find_times(text: str) -> tuple[list[float] | None, str]:
+    """Times in an answer that was asked for times, and how they were written.
+
+    Clock times ("00:01.50") win when there are any (other numbers are then labels or notes);
+    otherwise numbers with a seconds unit and bare numbers are seconds ("1.5, 2.75", "Onset:
+    1.5 s"), a bare number joined to a timed one by a range ("1500-2750 ms") taking its unit.
+    Numbers that label ("Note 1:", "note 2") or measure ("lasting 1.2 s") are skipped.
+    Returns (None, reason) for a malformed or negative time.
+    """
+    text = normalize_text(text)
+    clocks = [m for m in _TIMESTAMP.finditer(text) if m.group("amount") is None]
+    if _DECIMAL_COMMA_CLOCK.search(text):
+        return None, "clock"
+    if clocks:
+        clock_times = [_timestamp_seconds(match) for match in clocks]
+        if any(seconds is None for seconds in clock_times):
+            return None, "clock"
+        return [float(seconds) for seconds in clock_times if seconds is not None], "clock"
+    times: list[float] = []
+    pending: list[NumberToken] = []  # bare numbers waiting for a unit across a range
+    bare: list[int] = []  # indexes of times written without a unit
+    units: set[str] = set()
+    last_unit = ""
+    via = "seconds_unit"
+    for number in find_numbers(text):
+        unit = number.suffix or number.unit
+        if number.sign < 0:
+            return None, "negative time"
+        if number.previous_word in _DURATION_BEFORE or _LONG_AFTER.match(text, number.end):
+            return None, "a duration is no onset or offset"
+        if unit in _SECOND_UNITS or unit in _MILLISECOND_UNITS:
+            scale = 0.001 if unit in _MILLISECOND_UNITS else 1.0
+            units.add("ms" if scale < 1.0 else "s")
+            last_unit = "ms" if scale < 1.0 else "s"
+            gap = text[pending[-1].end : number.start] if pending else ""
+            if pending and _RANGE_GAP.fullmatch(gap):
+                times[-1] = pending[-1].value * scale
+                bare.pop()
+            pending = []
+            times.append(number.value * scale)
+            continue
+        if number.suffix or number.unit in NON_INTEGER_UNITS:
+            pending = []
+            continue
+        if text[number.end : number.end + 1] == ":" or number.previous_word in _NOT_TIME_BEFORE:
+            continue
+        via = "bare_seconds"
+        times.append(number.value)
+        pending.append(number)
+        bare.append(len(times) - 1)
+    if bare and units == {last_unit} and last_unit in _MILLISECOND_UNITS:
+        for index in bare:  # "500, 1500 ms": one unit written once, after the list
+            times[index] /= 1000.0
+    return times, via
 
 
 def parse_timestamp(text: str) -> float | None:

@@ -20,7 +20,11 @@ _TOKEN = re.compile(
 )
 _ARTICLES = frozenset({"a", "an", "the"})
 _NEGATORS = frozenset(
-    "not no never nor neither non without isn't isnt aren't arent wasn't wasnt".split()
+    "not no never nor neither non without isn't isnt aren't arent wasn't wasnt doesn't doesnt "
+    "don't dont didn't didnt won't wont".split()
+)
+_LINKING_VERBS = frozenset(
+    "go goes going move moves moving step steps head heads sound sounds seem seems be".split()
 )
 _NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
 
@@ -38,6 +42,8 @@ def _is_negated(folded: Sequence[str], start: int) -> bool:
         return False
     if folded[index] in _NEGATORS:
         return True
+    if folded[index] in _LINKING_VERBS and index >= 1 and folded[index - 1] in _NEGATORS:
+        return True  # "doesn't go down", "is not moving up"
     return index >= 1 and (folded[index - 1], folded[index]) in _NEGATING_PAIRS
 
 

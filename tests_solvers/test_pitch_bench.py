@@ -47,6 +47,14 @@ def test_every_experiment_and_notation_runs_and_the_oracle_is_perfect(sampled_ru
     assert not wrong, wrong[:5]
 
 
+def test_records_say_where_the_answer_was_found_and_keep_partial_credit(sampled_run):
+    oracle = [r for r in sampled_run if r["model"] == "oracle"]
+    assert {r["answer_source"] for r in oracle} == {"final_line"}
+    assert all(r["answer_via"] for r in oracle)
+    pitched = [r for r in oracle if r["experiment"] == "a1" and r["notation"] != "solfege"]
+    assert pitched and all(r["partial_credit"]["within_1_semitone"] == 1.0 for r in pitched)
+
+
 def test_chance_always_answers_and_lands_on_its_analytic_chance(sampled_run):
     chance = [r for r in sampled_run if r["model"] == "chance"]
     assert all(r["error_class"] is None for r in chance), "a guesser still follows the format"

@@ -29,10 +29,15 @@ LETTERS = ("A", "B", "C", "D", "E")
 ORDER = ("first", "second")
 HEADERS = ["Final Answer: {}", "**Final Answer:** {}", "final answer - {}", "Final Answer：{}"]
 
-# Free prose before the answer line: anything at all, including other "answers" and pitches.
-prose = st.text(max_size=200) | st.sampled_from(
+# Free prose before the answer line: anything except another committed answer (an "Answer:"
+# line, a boxed or JSON answer), which issue 12 makes a second final answer, i.e. a hedge.
+_COMMITS = ("answer", "\\boxed", "{", "option", "choice", "i'd go", "i would", "i will", "i pick",
+            "i choose", "i select", "i opt", "i'll")
+prose = st.text(max_size=200).filter(
+    lambda text: not any(word in text.casefold() for word in _COMMITS)
+) | st.sampled_from(
     [
-        "Answer: 61\nI first thought C#4 (MIDI 61), Final Answer: 3, but listen again.",
+        "I first thought C#4 (MIDI 61), maybe 3, but listen again.",
         "The second tone is lower, not higher; rise? fall? 00:01.00\nA minor? B dim?",
     ]
 )
@@ -140,8 +145,11 @@ def test_one_pitch_must_be_given_exactly_once():
     assert score_answer("pitch", (60,), "Final Answer: C4 (C4)", "spn").correct
     assert score_answer("pitch", (60,), "Final Answer: C4 = B#3", "spn").correct
     two = score_answer("pitch", (60,), "Final Answer: C4 or C#4", "spn")
-    assert two.error_class == "unparseable_answer" and not two.correct  # not "first one wins"
-    none = score_answer("pitch", (60,), "Final Answer: middle C", "spn")
+    # issue 12: two different pitches are a hedge (was unparseable_answer); never "first one wins"
+    assert two.error_class == "hedged_answer" and not two.correct
+    # issue 12: "middle C" is C4 to a grader (was unparseable_answer)
+    assert score_answer("pitch", (60,), "Final Answer: middle C", "spn").correct
+    none = score_answer("pitch", (60,), "Final Answer: C", "spn")
     assert none.error_class == "unparseable_answer"
 
 
@@ -157,7 +165,9 @@ def test_hz_is_scored_by_nearest_note_and_records_cents():
         verdict = score_answer("pitch", (57,), reply, "hz")
         assert verdict.correct and verdict.cents_error == pytest.approx(cents, abs=0.05)
     assert not score_answer("pitch", (57,), "Final Answer: 227 Hz", "hz").correct  # 58
-    comma = score_answer("pitch", (60,), "Final Answer: 261,63 Hz", "hz")
+    # issue 12: a decimal comma right before "Hz" is unambiguous and read (was unparseable)
+    assert score_answer("pitch", (60,), "Final Answer: 261,63 Hz", "hz").correct
+    comma = score_answer("pitch", (60,), "Final Answer: 261,63", "hz")
     assert comma.error_class == "unparseable_answer"
 
 
@@ -193,10 +203,17 @@ def test_integer_forms(answer, value):
     assert verdict.correct and verdict.parsed == value
 
 
-@pytest.mark.parametrize("answer", ["3 or 4", "7.5", "1 octave", "+7 descending", "up 3 down 2"])
+@pytest.mark.parametrize("answer", ["7.5", "1 octave"])
 def test_integer_answers_that_are_not_one_integer_are_unparseable(answer):
     verdict = score_answer("integer", (3,), f"Final Answer: {answer}")
     assert verdict.error_class == "unparseable_answer" and not verdict.correct
+
+
+@pytest.mark.parametrize("answer", ["3 or 4", "+7 descending", "up 3 down 2"])
+def test_integer_answers_with_two_values_are_hedges(answer):
+    """issue 12: two integers, or a sign word against the sign, are hedges (were unparseable)."""
+    verdict = score_answer("integer", (3,), f"Final Answer: {answer}")
+    assert verdict.error_class == "hedged_answer" and not verdict.correct
 
 
 @FAST
@@ -228,8 +245,8 @@ def test_timestamp_tolerance_is_inclusive_and_count_must_match():
     assert not score_answer("timestamps", truth, "Final Answer: 00:02.26, 00:07.00").correct
     short = score_answer("timestamps", truth, "Final Answer: 00:02.00")
     assert not short.correct and short.error_class is None and short.parsed == [2.0]
-    bare = score_answer("timestamps", truth, "Final Answer: 2.0, 7.0")
-    assert bare.error_class == "unparseable_answer"
+    # issue 12: bare seconds are read when the question asked for times (was unparseable)
+    assert score_answer("timestamps", truth, "Final Answer: 2.0, 7.0").correct
 
 
 @pytest.mark.parametrize(
@@ -289,7 +306,7 @@ def test_a_negated_option_does_not_count():
         verdict = score_answer("choice", ("minor",), f"Final Answer: {answer}", options=QUALITIES)
         assert verdict.correct, answer
     both = score_answer("choice", ("minor",), "Final Answer: major or minor", options=QUALITIES)
-    assert both.error_class == "unparseable_answer"
+    assert both.error_class == "hedged_answer"  # issue 12: a hedge (was unparseable_answer)
     for outside in ("dim7", "C\u00b07", "C+7", "diminished seventh", "augmented 7th"):
         verdict = score_answer("choice", ("diminished",), f"Answer: {outside}", options=QUALITIES)
         assert verdict.error_class == "unparseable_answer", outside  # none of the ten
