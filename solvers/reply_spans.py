@@ -277,9 +277,3 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
                        span=tier[-1].text)
     (answer, (source, via, text)), = found.items()
     return Reading(answer, source, None, via, text)
-
-
-def final_answer_value(reply: str) -> str | None:
-    """The text of the deciding tier's last span (for readers not yet on :func:`read_reply`)."""
-    tiers = answer_tiers(reply)
-    return tiers[0][-1].text.strip() if tiers else None

@@ -6,7 +6,6 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from solvers.answers import final_answer_value
 from solvers.notation import NOTATIONS, OCTAVE_FREE_NOTATIONS, format_pitch, midi_to_hz
 from solvers.pitch_scoring import (
     ANSWER_KINDS,
@@ -359,14 +358,6 @@ def test_lcs_examples():
     assert lcs_length([1, 2, 3, 4], [2, 4, 3]) == 2
     assert lcs_length("ABCBDAB", "BDCABA") == 4
     assert ordered_note_f1([60, 62, 64], [60, 64]) == pytest.approx(0.8)
-
-
-def test_final_answer_value():
-    assert final_answer_value("think\nFinal Answer: C4\nthanks") == "C4"
-    assert final_answer_value("Answer: 3\nFinal Answer: 4") == "4"
-    assert final_answer_value("**Final Answer:**\nF#4") == "F#4"
-    assert final_answer_value("I hear C4.\n\n") == "I hear C4."
-    assert final_answer_value("  \n ... \n") is None and final_answer_value(None) is None
 
 
 def test_no_answer_is_its_own_error_class():
