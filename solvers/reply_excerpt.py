@@ -31,6 +31,9 @@ _LATEX_SYMBOLS = {
     r"\,": " ", r"\;": " ", r"\!": "", r"\quad": " ", r"\%": "%",
 }
 _LATEX_DELIMITERS = re.compile(r"\$\$?|\\[()\[\]]")
+# LaTeX-written note names: "E_4", "C_{4}", "F^{\sharp}_4" (the sharp already replaced by "#").
+_NOTE_SUPERSCRIPT = re.compile(r"(?<=[A-Ga-g])\^\{?([#b])\}?")
+_NOTE_SUBSCRIPT = re.compile(r"(?<=[A-Ga-g#b\u266f\u266d])_\{?(-?[0-9])\}?(?![0-9])")
 _HTML_TAG = re.compile(r"</?[a-zA-Z][a-zA-Z0-9]*(?:\s[^<>]*)?/?>")
 _MARKDOWN_MARKS = re.compile(r"\*+|(?<![\w])_+|_+(?![\w])|`+|~~")
 _FENCE = re.compile(r"^\s*```.*$|^\s*~~~.*$", re.MULTILINE)
@@ -45,6 +48,7 @@ def clean_markup(text: str) -> str:
         text = _LATEX_WRAPPERS.sub(r"\1", text)
     for symbol, plain in _LATEX_SYMBOLS.items():
         text = text.replace(symbol, plain)
+    text = _NOTE_SUBSCRIPT.sub(r"\1", _NOTE_SUPERSCRIPT.sub(r"\1", text))
     text = _LATEX_DELIMITERS.sub(" ", text)
     text = _HTML_TAG.sub(" ", text)
     return _MARKDOWN_MARKS.sub("", text)
