@@ -14,6 +14,9 @@ import re
 import unicodedata
 
 WORD = re.compile(r"[^\W_]+")
+# What an answer value may be besides words: symbols ("↑ ↓", a lone "+", "°", "△"), anything
+# but spaces and punctuation.
+ANSWER_CONTENT = re.compile(r"[^\s.,;:!?'\"`()\[\]{}<>*_\-\u2013\u2014=/|~]")
 # A sentence ends at . ! ? or ; unless the point is inside a number ("277.18", "00:01.50").
 SENTENCE_END = re.compile(r"(?<!\d)[.!?;](?=\s|$)|(?<=\d)[.!?;](?=\s|$)")
 MAX_BLOCK_LINES = 40
@@ -201,4 +204,4 @@ def excerpt(raw: str) -> tuple[list[str], list[tuple[str, str]]]:
             raise TooManyCues
         lines.append(line)
         last_end = end
-    return lines, [span for span in explicit if WORD.search(span[0])]
+    return lines, [span for span in explicit if ANSWER_CONTENT.search(span[0])]

@@ -34,6 +34,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
 from .reply_excerpt import BOXED as _BOXED
 from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
 from .reply_excerpt import SENTENCE_END as _SENTENCE_END
@@ -98,8 +99,9 @@ _HEADING = re.compile(r"^[\s#>\-\u2022]*final\s*answer\s*[.:]?\s*$", re.IGNORECA
 _CONTINUATION = re.compile(r"^\s*(?:[-\u2022]\s|\d{1,2}[.)]\s|[A-Za-z][\w ]{0,24}:\s*\S)")
 # List markers opening a row of a block ("1. C4", "2) D4", "- E4"): enumeration, not answer.
 _LIST_MARKER = re.compile(r"^\s*(?:[-\u2022]|\d{1,2}[.)])\s+")
-_EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note|rationale|"
-                               r"confidence|justification|why)\b", re.IGNORECASE)
+# ("Note:" explains; "Note 1: 00:14.25" is a row of the answer.)
+_EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note(?!\s*#?\d)|"
+                               r"rationale|confidence|justification|why)\b", re.IGNORECASE)
 # Sentences that name the answer: "The answer is B.", "So the option would be (C)",
 # "I'd go with B", "I will choose the minor chord".
 _CUE_SENTENCE = re.compile(
@@ -151,7 +153,7 @@ def _header_spans(lines: list[str]) -> list[AnswerSpan]:
         value = header.group("value").strip() if header else ""
         block: list[str] = []
         follow = index + 1
-        if not _WORD.search(value):  # an empty header: the block of lines under it
+        if not _ANSWER_CONTENT.search(value):  # an empty header: the block of lines under it
             while follow < len(lines) and not lines[follow].strip():
                 follow += 1
             while (follow < len(lines) and lines[follow].strip() and len(block) < _MAX_BLOCK_LINES
@@ -159,8 +161,8 @@ def _header_spans(lines: list[str]) -> list[AnswerSpan]:
                 block.append(_LIST_MARKER.sub("", lines[follow]).strip())
                 follow += 1
             block = [line for line in block if not _EXPLANATION_KEYS.match(line)]
-            if block:
-                spans.append(AnswerSpan("\n".join(block), "final_block"))
+            # An answer line left empty is an empty answer, not a cue to read the reasoning.
+            spans.append(AnswerSpan("\n".join(block), "final_block" if block else "final_line"))
         else:
             rows = [value]
             while (follow < len(lines) and _CONTINUATION.match(lines[follow])

@@ -122,8 +122,6 @@ def is_plain_statement(text: str) -> bool:
         return False
     prose = [w for w in _ORDINARY_WORD.findall(text) if w.casefold() not in _ANSWER_VOCABULARY]
     return len(prose) <= MAX_FALLBACK_PROSE_WORDS
-# A fallback span (the reply's last line) may still begin with its own empty-valued header.
-_HEADER_LEFT = re.compile(r"^\s*final\s*answer\s*[:=\-\u2013\u2014]?\s*", re.IGNORECASE)
 
 
 def read_alternatives(
@@ -139,7 +137,7 @@ def read_alternatives(
         return None, f"an answer of {len(text)} characters is no answer a grader reads"
     if source in FALLBACK_SOURCES and not is_plain_statement(text):
         return None, "the reply's last line is prose, not an answer"
-    text = trim_explanation(_HEADER_LEFT.sub("", text), prose_run)
+    text = trim_explanation(text, prose_run)
     if not text.strip():
         return None, EMPTY
     if _REFUSAL_FIRST.match(text):

@@ -62,3 +62,19 @@ def test_unreadable_spans_are_skipped_beside_readable_ones() -> None:
 def test_a_committed_but_unreadable_answer_line_stops_the_search() -> None:
     reading = read_reply("The answer is B.\nFinal Answer: I cannot tell", _letter)
     assert reading.answer is None and reading.error == "no letter"
+
+
+def test_numbered_note_rows_are_answer_rows_not_explanations() -> None:
+    reply = "Final Answer:\nNote 1: 00:14.25 - 00:15.25\nNote 2: 00:29.50 - 00:30.50"
+    assert _first_tier(reply) == [
+        ("Note 1: 00:14.25 - 00:15.25\nNote 2: 00:29.50 - 00:30.50", "final_block")]
+
+
+def test_an_answer_of_symbols_is_not_an_empty_answer() -> None:
+    assert _first_tier("Final Answer: \u2191 \u2193") == [("\u2191 \u2193", "final_line")]
+    assert _first_tier("$\\boxed{\u2191}$") == [("\u2191", "boxed")]
+
+
+def test_an_empty_answer_line_is_no_answer_not_a_cue_to_read_the_reasoning() -> None:
+    reading = read_reply("The answer is B, I think.\n\nFinal Answer:", _letter)
+    assert reading.answer is None and reading.source == "final_line"
