@@ -85,6 +85,6 @@ def test_fuzzed_replies_never_raise_and_stay_fast(pieces, repeat, case):
     reply = "".join(pieces) * repeat
     start = time.perf_counter()
     verdict = score_answer(kind, truth, reply, notation, options)
-    assert time.perf_counter() - start < BUDGET_S + len(reply) / MB * 5  # reply_spans included
+    assert time.perf_counter() - start < BUDGET_S  # reply_spans included
     assert verdict.correct in (True, False)
     assert verdict.error_class in (None, "no_final_answer", "unparseable_answer", "hedged_answer")
