@@ -55,10 +55,16 @@ ALLOWED_LINKS: dict[str, Link] = {
         "total kick+snare hits = level + on-beat hits grow with the level (README, Shortcuts); "
         "loudness and the kick/snare-to-hi-hat balance follow the hit count"),
     "pitch/d1": Link(_LEVEL, _COUNT_REASON.format(what="a count of tones")),
-    "pitch/d3": Link(_LEVEL, _COUNT_REASON.format(what="the moves + 1 notes")),
-    "pitch/d5": Link(_LEVEL, _COUNT_REASON.format(what="the notes to rank")),
+    "pitch/d3": Link(_LEVEL, _COUNT_REASON.format(what="the moves + 1 notes")
+                     + " (the question states the note count anyway)"),
+    "pitch/d5": Link(_LEVEL, _COUNT_REASON.format(what="the notes to rank")
+                     + " (the question states the note count anyway)"),
     "pitch/d8": Link(_LEVEL, _COUNT_REASON.format(what="the notes to name")),
-    "pitch/b5": Link(_LEVEL, _COUNT_REASON.format(what="the notes to time")),
+    "pitch/b5": Link(_LEVEL, _COUNT_REASON.format(what="the notes to time")
+                     + " (in a fixed 60 s clip)"),
+    "pitch/f2": Link(_LEVEL, "a chorale passage sounds throughout, so its sounding time is its "
+                     "length, and a voice has more notes in a longer passage; the clip's length "
+                     "does not tell it (padded to the longest passage)"),
 }
 
 

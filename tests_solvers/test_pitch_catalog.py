@@ -597,6 +597,7 @@ PADDED_CONDITIONS = {
     "d3": ("step_semitones", "note_ms"),
     "d5": ("delta_cents", "rhythm", "base"),
     "d8": ("source",),
+    "f2": (),
 }
 
 
