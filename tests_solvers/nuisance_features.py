@@ -154,7 +154,7 @@ def _models() -> dict[str, object]:
 
     return {
         "logistic regression": make_pipeline(StandardScaler(), LogisticRegression(max_iter=5000)),
-        "random forest": RandomForestClassifier(n_estimators=200, random_state=0, n_jobs=1),
+        "random forest": RandomForestClassifier(n_estimators=100, random_state=0, n_jobs=1),
     }
 
 

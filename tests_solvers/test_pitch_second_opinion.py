@@ -10,10 +10,9 @@ import librosa
 import numpy as np
 import pytest
 
-from fixtures.pitch.render import render_scene
 from fixtures.pitch.sources import _render_gm_raw
 from fixtures.pitch.spec import GM_PROGRAMS, SAMPLE_RATE_HZ, SOURCES, Scene, Tone
-from tests_solvers.pitch_label_checks import cents_off
+from tests_solvers.pitch_label_checks import cents_off, scene_audio
 from tests_solvers.pitch_second_opinion import (
     OCTAVE_AMBIGUITY_DB,
     check_octave,
@@ -26,7 +25,7 @@ CHURCH_ORGAN_PROGRAM = 19
 
 
 def one_tone(source: str, midi: int) -> np.ndarray:
-    return render_scene(Scene((Tone(source, 0.2, 1.0, midi),), 1.5))
+    return scene_audio(Scene((Tone(source, 0.2, 1.0, midi),), 1.5))
 
 
 def test_the_church_organ_is_caught_and_the_served_organ_is_not(monkeypatch) -> None:
