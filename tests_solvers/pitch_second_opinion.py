@@ -32,10 +32,12 @@ PRAAT_CEILING_HZ = 4000.0  # above MIDI 89 (1397 Hz) by more than an octave, bel
 PRAAT_PERIODS_PER_WINDOW = 3  # Praat's analysis window is 3 periods of its pitch floor
 PRAAT_TIME_STEP_S = 0.005
 # Partials at odd multiples of f0 / 2 this close to the strongest one make the octave
-# ambiguous: FluidR3's Church Organ shows them at -2 to -16 dB from MIDI 70 up; over MIDI
-# 29-89 the Reed Organ stays below -43 dB, and the closest of every source is the flute's
-# breath at -31 dB (MIDI 81), the piano's at -33 dB.
-OCTAVE_AMBIGUITY_DB = 25.0
+# ambiguous: FluidR3's Church Organ shows them at -2 to -16 dB from MIDI 70 up. The same 20 dB
+# at which ``pitch_label_checks.lowest_octave_hz`` would halve an f0. Closest of the served
+# sources: FluidR3's cello, whose long notes at MIDI 85-87 carry a sub-octave at -27 dB (and
+# nothing at 1.5 x f0 above -41 dB; both trackers hear the label); the Reed Organ stays below
+# -43 dB over MIDI 29-89.
+OCTAVE_AMBIGUITY_DB = 20.0
 PARTIAL_PROMINENCE_DB = 10.0  # a partial is a peak this far above its surroundings
 OCTAVE_CHECK_MAX_SPREAD_CENTS = 130.0  # a glide window's smear; wider vibrato: not measured
 # How many tones each family confirmed: keys "tones", "first" (YIN/spectral), "praat",
