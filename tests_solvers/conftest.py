@@ -7,8 +7,6 @@ from collections import Counter
 
 import pytest
 
-from tests_solvers.pitch_second_opinion import tracker_shares
-
 _TALLIES: dict[str, tuple[Counter[str], float | None]] = {}
 _NUISANCE_LINES: list[str] = []
 
@@ -26,6 +24,8 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
 
 def pytest_terminal_summary(terminalreporter) -> None:
     if _TALLIES:
+        from tests_solvers.pitch_second_opinion import tracker_shares
+
         terminalreporter.section("pitch trackers: share of tones each confirmed")
         for experiment, (counts, margin_db) in sorted(_TALLIES.items()):
             terminalreporter.write_line(f"{experiment}: {tracker_shares(counts, margin_db)}")
