@@ -42,10 +42,12 @@ bench: setup
 	rc=$$?; if [ $$rc -eq 1 ]; then echo "make bench: finished; the failed trials are the model's wrong answers"; \
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
-# every pitch stimulus of the full set against independent audio analysis (about 4 min of
-# CPU once the stimuli are cached; make test checks 4 items per experiment)
+# every pitch stimulus of the full set against independent audio analysis (two tracker
+# families, octave ambiguity), then the shortcut audit of every core task and pitch experiment
+# (nuisance classifiers); make test checks 4 items per experiment and audits a few tasks
 labels: setup
 	EARTEST_LABEL_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_pitch_labels.py -n $(JOBS) -q -p no:randomly
+	EARTEST_NUISANCE_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_nuisance_shortcuts.py -n $(JOBS) -q -p no:randomly -k no_nuisance
 
 clean:
 	rm -rf $(VENV) .cache reports/out .pytest_cache .hypothesis

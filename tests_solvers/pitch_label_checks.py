@@ -46,6 +46,7 @@ from tests_solvers.pitch_analysis import (
     sounding_intervals,
     voiced_middle,
 )
+from tests_solvers.pitch_second_opinion import check_octave, praat_f0_hz, tally
 
 SR = SAMPLE_RATE_HZ
 PITCH_TOLERANCE_CENTS = 35.0
@@ -304,26 +305,50 @@ def glide_windows(tone: Tone) -> list[tuple[float, float]]:
 
 
 def check_tone_pitch(audio: np.ndarray, scene: Scene, tone: Tone, label: str) -> list[str]:
-    """A steady or vibrato tone sounds at its pitch; a glide passes through its path."""
+    """A steady or vibrato tone sounds at its pitch; a glide passes through its path. Each
+    measurement passes when either tracker family confirms it (``confirmed``), and its partials
+    must leave no doubt about its octave (``pitch_second_opinion.check_octave``)."""
     start_s, end_s = tone_window_s(scene, tone)
     if not tone.pitch_path:
         midi = sounding_midi(scene, tone)
         if not measurable(tone, time_scale(scene), midi):
             UNMEASURABLE.append(label)
             return []
+        spread_cents = 30.0
         if tone.vibrato_rate_hz > 0 and tone.vibrato_depth_cents > 0:
             cents = measure_moving_cents(audio, start_s, end_s, midi, tone)
+            spread_cents += tone.vibrato_depth_cents
         else:
             cents = measure_cents(audio, start_s, end_s, midi)
-        return _pitch_problem(label, cents, midi)
+        return confirmed(audio, start_s, end_s, midi, cents, label, spread_cents)
     problems = []
     length_s = end_s - start_s
     for first, last in glide_windows(tone):
         midi = sounding_midi(scene, tone, (first + last) / 2)
-        cents = measure_cents(audio, start_s + first * length_s, start_s + last * length_s, midi,
-                              steady=False)
-        problems += _pitch_problem(f"{label} at {first:.2f}-{last:.2f} of the glide", cents, midi)
+        window_s = (start_s + first * length_s, start_s + last * length_s)
+        cents = measure_cents(audio, *window_s, midi, steady=False)
+        problems += confirmed(audio, *window_s, midi, cents,
+                              f"{label} at {first:.2f}-{last:.2f} of the glide",
+                              30.0 + GLIDE_SPREAD_CENTS)
     return problems
+
+
+def confirmed(
+    audio: np.ndarray, start_s: float, end_s: float, midi: float, cents: float | None,
+    label: str, spread_cents: float,
+) -> list[str]:
+    """Problems of one measured tone: none when the YIN/spectral ``cents`` or Praat's
+    estimate is within the tolerance (tallied for the report) and the octave is unambiguous."""
+    praat_hz = praat_f0_hz(audio, start_s, end_s)
+    praat_cents = None if praat_hz is None else cents_off(praat_hz, midi)
+    first_ok = cents is not None and abs(cents) <= PITCH_TOLERANCE_CENTS
+    praat_ok = praat_cents is not None and abs(praat_cents) <= PITCH_TOLERANCE_CENTS
+    tally(first_ok, praat_ok)
+    problems = [] if first_ok or praat_ok else [
+        f"{problem} (Praat: {'no pitch' if praat_cents is None else f'{praat_cents:+.0f} cents'})"
+        for problem in _pitch_problem(label, cents, midi)]
+    return problems + check_octave(audio, start_s, end_s, float(librosa.midi_to_hz(midi)), label,
+                                   spread_cents)
 
 
 def check_notes_present(

@@ -311,7 +311,9 @@ def test_chord_item_matches_table_s1(item: Item) -> None:
     (clip,) = item.clips
     block = [n.midi_note for n in clip.notes if n.start_beats == 0]
     assert min(block) % 12 == PITCH_CLASS[root], "lowest note is not the root (root position)"
-    assert tuple(sorted(p - min(block) for p in block)) == QUALITY_SEMITONES[quality]
+    assert tuple(sorted({(p - min(block)) % 12 for p in block})) == QUALITY_SEMITONES[quality]
+    assert len(block) == 4, "every chord sounds four notes (a triad doubles its root)"
+    assert len(set(block)) == 4 and max(block) - min(block) <= 12
     assert item.transcription == (tuple(sorted(block)),)
     assert clip.tempo_bpm == 120 and clip.program == GM_PIANO and not clip.is_drums
 

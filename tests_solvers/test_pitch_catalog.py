@@ -588,3 +588,36 @@ def test_chorale_notes_match_music21():
         f"music21 {derived['music21_version']} disagrees with chorale_notes.json "
         f"(made with {committed['music21_version']}); regenerate: python -m fixtures.pitch.chorales"
     )
+
+
+# Where the answer is a count or a length, a clip's length must not tell it (issue 13): every
+# clip of a condition (these params equal) is as long as the condition's longest.
+PADDED_CONDITIONS = {
+    "d1": ("rhythm", "duration_ms"),
+    "d3": ("step_semitones", "note_ms"),
+    "d5": ("delta_cents", "rhythm", "base"),
+    "d8": ("source",),
+    "f2": (),
+}
+
+
+@pytest.mark.parametrize("experiment", sorted(PADDED_CONDITIONS))
+def test_clip_length_does_not_tell_the_count(experiment: str) -> None:
+    lengths: dict[tuple, set[float]] = {}
+    counts: dict[tuple, set[int]] = {}
+    for entry in pitch_items(experiment):
+        params = entry.params_dict()
+        key = tuple(params[name] for name in PADDED_CONDITIONS[experiment])
+        (scene,) = entry.scenes
+        lengths.setdefault(key, set()).add(scene.duration_s)
+        counts.setdefault(key, set()).add(len(scene.tones))
+        # the tones keep PitchBench's durations: the padding is silence after the last one
+        assert scene.duration_s >= max(t.offset_s for t in scene.tones) + 0.5 - 1e-9
+    assert all(len(found) == 1 for found in lengths.values()), lengths
+    assert any(len(found) > 1 for found in counts.values()), "no condition mixes counts"
+
+
+def test_b5_c1_f1_clip_length_was_never_the_count() -> None:
+    """The other count/length experiments: fixed clip lengths by design."""
+    for experiment in ("b5", "c1", "f1"):
+        assert len({entry.scenes[0].duration_s for entry in pitch_items(experiment)}) <= 2

@@ -38,6 +38,7 @@ from tests_solvers.pitch_label_checks import (
     tone_window_s,
     voice_count_at,
 )
+from tests_solvers.pitch_second_opinion import OCTAVE_MARGINS_DB, TALLY
 
 AudioOf = Callable[[Scene], np.ndarray]
 Problems = list[str]
@@ -382,9 +383,15 @@ def test_every_experiment_has_a_label_check() -> None:
 
 
 @pytest.mark.parametrize("experiment", EXPERIMENTS)
-def test_labels_agree_with_spec_and_audio(experiment: str) -> None:
+def test_labels_agree_with_spec_and_audio(experiment: str, record_property) -> None:
+    """Every tone confirmed by YIN/spectral analysis or by Praat, octave unambiguous; the share
+    each tracker confirmed is printed at the end of the run (``tests_solvers/conftest.py``)."""
+    TALLY.clear()
+    OCTAVE_MARGINS_DB.clear()
     items = pitch_items(experiment, label_sample())
     problems = [problem for entry in items for problem in check_item(entry)]
+    closest_db = min(OCTAVE_MARGINS_DB, default=None)
+    record_property("tracker_tally", (experiment, dict(TALLY), closest_db))
     assert not problems, f"{len(problems)} disagreements in {len(items)} items:\n" + "\n".join(
         problems)
 

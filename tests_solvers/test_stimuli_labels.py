@@ -39,8 +39,11 @@ MAX_WINDOW_S = 0.5
 DRUM_BAND_HZ = 300.0
 HIHAT_BAND_HZ = 5000.0
 # Music theory, written out here rather than imported, so the check does not share the
-# generator's table: successive semitone steps of a root-position chord played low to high.
-QUALITY_BY_STEPS = {(4, 3): "major", (3, 4): "minor", (3, 3): "diminished", (4, 3, 3): "dominant"}
+# generator's table: successive semitone steps of a root-position chord played low to high
+# (a triad with its root doubled an octave up, so every arpeggio has four notes).
+QUALITY_BY_STEPS = {
+    (4, 3, 5): "major", (3, 4, 5): "minor", (3, 3, 6): "diminished", (4, 3, 3): "dominant",
+}
 
 
 def steps(pitches: list[int]) -> list[int]:
