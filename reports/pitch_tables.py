@@ -105,7 +105,11 @@ def pitch_summary(df: pd.DataFrame) -> pd.DataFrame:
     for (model, experiment), group in anyn.groupby(["model", "experiment"], sort=False):
         rows.append({"model": model, "experiment": experiment, "notation": "any",
                      **_accuracy(group, extractor)})
-    summary = pd.DataFrame(rows)
+    return _in_experiment_order(pd.DataFrame(rows))
+
+
+def _in_experiment_order(summary: pd.DataFrame) -> pd.DataFrame:
+    """Rows by model, then experiment in the paper's order (A1 … F2), then notation."""
     if summary.empty:
         return summary
     summary["_order"] = summary["experiment"].map(_experiment_key)
@@ -224,12 +228,7 @@ def partial_credit_summary(df: pd.DataFrame) -> pd.DataFrame:
             row.update(cents_median=float(cents.median()), cents_p90=float(cents.quantile(0.9)),
                        n_cents=len(cents))
         rows.append(row)
-    summary = pd.DataFrame(rows)
-    if summary.empty:
-        return summary
-    summary["_order"] = summary["experiment"].map(_experiment_key)
-    summary = summary.sort_values(["model", "_order", "notation"], kind="stable")
-    return summary.drop(columns="_order").reset_index(drop=True)
+    return _in_experiment_order(pd.DataFrame(rows))
 
 
 def partial_credit_table(summary: pd.DataFrame) -> pd.DataFrame:
