@@ -22,6 +22,7 @@ from fixtures.tasks.live import (
     STRUM_S,
     STUDIO,
     Rendition,
+    _guitar_voicing,
     live_item,
 )
 from fixtures.tasks.spec import GM_PIANO
@@ -111,6 +112,19 @@ def test_guitar_chords_are_voiced_with_the_root_in_the_bass_and_strummed(seed: i
         assert [n.midi_note for n in strum] == list(voicing), "strummed low to high"
         span_s = (strum[-1].start_beats - strum[0].start_beats) * clip.seconds_per_beat
         assert STRUM_S[0] - 1e-3 <= span_s <= STRUM_S[1] + 1e-3
+
+
+def test_every_grip_of_every_chord_keeps_its_label() -> None:
+    import random
+
+    for item in items_for("chord"):
+        quality = item.params_dict()["quality"]
+        root = item.transcription[0][0]
+        grips = {_guitar_voicing(random.Random(k), root, quality) for k in range(40)}
+        assert grips, f"{item.label}: no grip"
+        for grip in grips:
+            assert chord_answer(grip) == item.answer, f"{item.label}: grip {grip}"
+            assert min(grip) % 12 == root % 12 and 5 <= len(grip) <= 6
 
 
 @pytest.mark.parametrize("task", ("transposition", "syncopation"))
