@@ -99,7 +99,8 @@ def main() -> int:
         if item.params_dict()["quality"] in ("major", "minor"):
             for guitar in (False, True):
                 played = _performed(item, rng, args.seed, guitar)
-                items.append(replace(played, item_id=f"{item.item_id}-{'gtr' if guitar else 'pno'}"))
+                suffix = "gtr" if guitar else "pno"
+                items.append(replace(played, item_id=f"{item.item_id}-{suffix}"))
     items += [_performed(i, rng, args.seed) for i in items_for("transposition", "test")]
     items += [_performed(i, rng, args.seed) for i in items_for("syncopation", "test")]
     audio_dir = args.out_dir / "audio"
