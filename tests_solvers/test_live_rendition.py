@@ -155,3 +155,17 @@ def test_an_unknown_task_has_no_live_rendition() -> None:
     item = items_for("chord", "test")[0]
     with pytest.raises(ValueError, match="no live rendition"):
         live_item(replace(item, task="pitch_a1"), 0)
+
+
+def test_the_option_selects_live_trials_and_rejects_what_it_cannot_do(tmp_path) -> None:
+    from tests_solvers.test_bench_plugin import run_bench
+
+    collected = run_bench("--collect-only", "--model", "oracle", "--rendition", "live",
+                          "--shot", "zero", "--strategy", "standalone", "--modality", "audio")
+    ids = [line for line in collected.stdout.splitlines() if "::" in line]
+    assert collected.returncode == 0 and len(ids) == 84, collected.stdout[-500:]
+    assert all(line.endswith("-live]") for line in ids)
+    for args, message in ((("--modality", "score"), "no score images"),
+                          (("--live-soundfonts", "Nope.sf2"), "Nope.sf2")):
+        refused = run_bench("--model", "oracle", "--rendition", "live", *args)
+        assert refused.returncode == 4 and message in refused.stderr + refused.stdout
