@@ -138,6 +138,7 @@ def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
     """
     extra = sorted({c for c in df["error_class"].dropna().unique() if c not in ERROR_CLASSES})
     classes = [*ERROR_CLASSES, *extra]
+    df = with_rendition_in_task(df)
     extractor = has_extractor(df)
     rows = []
     for key, group in df.groupby(list(CELL_KEYS), sort=False):
@@ -185,6 +186,20 @@ def off_final_share(frame: pd.DataFrame) -> float:
     if not len(read):
         return math.nan
     return float((~read["answer_source"].isin(FINAL_LINE_SOURCES)).mean())
+
+
+def with_rendition_in_task(df: pd.DataFrame) -> pd.DataFrame:
+    """Records of a non-studio rendition (``--rendition live``) count as their own task,
+    ``chord@live``, so a table shows studio and live side by side, never pooled."""
+    if "rendition" not in df.columns or not df["rendition"].notna().any():
+        return df
+    live = df["rendition"].notna()
+    return df.assign(task=df["task"].where(~live, df["task"] + "@" + df["rendition"].astype(str)))
+
+
+def base_task(task: str) -> str:
+    """The core task of a table's task column (``chord@live`` -> ``chord``)."""
+    return task.split("@")[0]
 
 
 def order_rank(col: pd.Series) -> pd.Series:
@@ -243,7 +258,8 @@ def table1(
         [_format_cell(summary, (model, task, *row)) for task, model in columns] for row in rows
     ]
     chance_row = [
-        f"{100 * chance[task]:.1f}" if task in chance else "" for task, _ in columns
+        f"{100 * chance[base_task(task)]:.1f}" if base_task(task) in chance else ""
+        for task, _ in columns
     ]
     table = pd.DataFrame(
         [*body, chance_row],
