@@ -181,3 +181,53 @@ def test_silence_is_declined(task, tmp_path) -> None:
     question = Question(task, "standalone", "audio", ids)
     reply = core.answer_core(question, [path] * count, "four bars of 4/4 at 120 BPM")
     assert "Final Answer" not in reply and TASKS[task].extract_answer(reply) is None
+
+
+MELODY = (60, 62, 64, 65, 67, 65, 64, 62)
+UP_A_FOURTH = tuple(p + 5 for p in MELODY)
+
+
+def test_melodies_one_note_off_are_declined() -> None:
+    misheard = (*UP_A_FOURTH[:3], UP_A_FOURTH[3] + 1, *UP_A_FOURTH[4:])
+    with pytest.raises(core.CannotHear, match="single note"):
+        core._compared_melodies((MELODY, misheard))
+
+
+@pytest.mark.parametrize("slip", [
+    (*UP_A_FOURTH[:2], UP_A_FOURTH[1], UP_A_FOURTH[3] - 12, *UP_A_FOURTH[4:]),  # repeat, octave
+    (*UP_A_FOURTH[:4], UP_A_FOURTH[3], *UP_A_FOURTH[5:6], UP_A_FOURTH[5], UP_A_FOURTH[7]),
+])
+def test_melodies_off_only_where_i_may_slip_are_declined(slip) -> None:
+    with pytest.raises(core.CannotHear, match="misheard"):
+        core._compared_melodies((MELODY, slip))
+
+
+def test_melodies_surely_two_notes_off_differ() -> None:
+    other = (*UP_A_FOURTH[:2], 71, 69, *UP_A_FOURTH[4:])
+    assert core._compared_melodies((MELODY, other)) == (MELODY, other)
+    assert TASKS["transposition"].solve((MELODY, other)) == "no"
+
+
+@pytest.mark.parametrize("missed", range(len(MELODY)))
+def test_a_missed_note_in_the_same_melody_is_the_same_melody(missed) -> None:
+    shorter = UP_A_FOURTH[:missed] + UP_A_FOURTH[missed + 1:]
+    first, second = core._compared_melodies((MELODY, shorter))
+    assert second == shorter and len(first) == len(shorter)
+    assert TASKS["transposition"].solve((first, second)) == "yes"
+    assert core._compared_melodies((shorter, MELODY))[0] == shorter
+
+
+def test_a_missed_note_in_melodies_that_differ_twice_is_different() -> None:
+    other = (*UP_A_FOURTH[:2], 71, 69, *UP_A_FOURTH[4:])  # two notes changed
+    heard = other[:6] + other[7:]  # and the seventh missed
+    assert core._compared_melodies((MELODY, heard)) == (MELODY, heard)
+    assert TASKS["transposition"].solve((MELODY, heard)) == "no"
+
+
+@pytest.mark.parametrize("heard", [
+    UP_A_FOURTH[:3] + (UP_A_FOURTH[3] + 1,) + UP_A_FOURTH[4:7],  # missed and one off
+    UP_A_FOURTH[:6],  # two notes missed
+])
+def test_a_missed_note_that_leaves_doubt_is_declined(heard) -> None:
+    with pytest.raises(core.CannotHear, match="escaped me"):
+        core._compared_melodies((MELODY, heard))
