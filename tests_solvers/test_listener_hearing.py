@@ -146,3 +146,15 @@ def test_silence_transcribes_to_nothing(tmp_path):
     path = write(tmp_path, "h.wav", np.zeros(SAMPLE_RATE_HZ))
     assert hearing.transcribe_notes(path) == ()
     assert hearing.sounding_spans(path) == ()
+
+
+@pytest.mark.parametrize(("repeated", "expected"), [(58, 57), (59, 57), (57, 57), (61, 61)])
+def test_a_repeat_is_a_step_where_the_f0_holds_a_tone_or_semitone_away(
+        tmp_path, repeated, expected):
+    """Why: Basic Pitch sometimes keeps the old pitch through a step on one string."""
+    from fixtures.backends.listener import ears
+
+    audio = scene([(0.0, tone(midi_to_hz(58), 0.4, 4)), (0.4, tone(midi_to_hz(57), 0.6, 4))],
+                  1.2)
+    path = write(tmp_path, "step.wav", audio)
+    assert ears._stepped_pitch(path, 0.4, 1.0, repeated) == expected
