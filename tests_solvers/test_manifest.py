@@ -4,6 +4,7 @@ and prompts / answer keys narrowed to the labels a manifest uses."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -125,7 +126,9 @@ def test_csv_and_jsonl_give_the_same_items(tmp_path: Path):
     assert (chord_item.item_id, chord_item.answer, chord_item.label) == ("a", "B", "Ab minor")
     assert chord_item.recordings == (str((tmp_path / "a.wav").resolve()),)
     assert (sync_item.answer, trans_item.answer) == ("C", "no")
-    assert identifiers(trans_item, "audio") == ("c.wav", "d.wav")
+    hash_names = identifiers(trans_item, "audio")  # hashes of the bytes, not the file names
+    assert all(re.fullmatch(r"s[0-9a-f]{10}\.wav", name) for name in hash_names)
+    assert len(set(hash_names)) == 2
     assert from_csv.tasks == ("syncopation", "transposition", "chord")
     assert from_csv.sha256 != from_jsonl.sha256
 
@@ -138,7 +141,9 @@ def test_a_recordings_request_names_its_files_and_carries_their_audio(tmp_path: 
     request = build_request(item, "audio", "zero", "standalone", GenerationSettings())
     media = [p for p in request.turns[-1].parts if isinstance(p, MediaPart)]
     assert [Path(p.path).name for p in media] == ["take 1.wav"]
-    assert "Stimulus: take_1.wav" in request.turns[-1].text  # the schema grammar's form
+    (hash_name,) = identifiers(item, "audio")
+    assert f"Stimulus: {hash_name}" in request.turns[-1].text  # the schema grammar's form
+    assert "take" not in request.system + "".join(t.text for t in request.turns)
     with pytest.raises(ValueError, match="no midi form"):
         identifiers(item, "midi")
 
@@ -292,7 +297,9 @@ def test_fewshot_rows_replace_the_examples_and_need_a_transcription_beyond_stand
     assert fewshot_problem(manifest, ("standalone",)) is None
     assert "ex of chord have no transcription" in fewshot_problem(manifest, ("standalone", "cot"))
     request = build_request(manifest.items[0], "audio", "few", "standalone", GenerationSettings())
-    assert [t.text for t in request.turns[:2]] == ["Stimulus: ex.wav", "Final Answer: B"]
+    example_name = identifiers(example, "audio")[0]  # a hash of the audio, not "ex.wav"
+    assert [t.text for t in request.turns[:2]] == [f"Stimulus: {example_name}",
+                                                   "Final Answer: B"]
 
 
 def test_a_fewshot_row_outside_the_offered_labels_is_an_error(tmp_path: Path):
@@ -351,3 +358,20 @@ def test_the_selection_takes_the_core_items_from_the_manifest(tmp_path: Path):
     assert selected_trials(selection, "syncopation") == []
     built_in = Selection(("oracle",), ("audio",), ("zero",), ("cot",), GenerationSettings())
     assert len(selected_trials(built_in, "chord")) == 44
+
+
+def test_a_linked_recording_is_announced_by_neither_its_name_nor_its_targets(tmp_path: Path):
+    """A link ``clip7.wav`` to ``Ab_minor_take.wav``: the prompt must show neither name (the
+    target's gives the label away), only the hash of the audio."""
+    (tmp_path / "store").mkdir()
+    target = tone(tmp_path / "store" / "Ab_minor_take.wav")
+    (tmp_path / "clip7.wav").symlink_to(tmp_path / "store" / target)
+    manifest = load_manifest(write_csv(tmp_path, "task,audio,root,quality",
+                                       "chord,clip7.wav,G#,min"))
+    (item,) = manifest.items
+    request = build_request(item, "audio", "zero", "logiclm", GenerationSettings())
+    shown = request.system + "".join(t.text for t in request.turns)
+    assert "minor_take" not in shown and "clip7" not in shown
+    (hash_name,) = identifiers(item, "audio")
+    assert re.fullmatch(r"s[0-9a-f]{10}\.wav", hash_name) and hash_name in shown
+    assert item.stimulus_names() == (hash_name.removesuffix(".wav"),)
