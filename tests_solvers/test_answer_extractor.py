@@ -311,7 +311,7 @@ def test_offline_subject_and_scripted_extractor_are_read_in_the_test_bodies(tmp_
     """No prefetch for an offline subject: the extractor is asked from the test body."""
     subject, reader = tmp_path / "subject.json", tmp_path / "reader.json"
     subject.write_text(json.dumps({"base": "oracle", "replies": {
-        "chord/midi/zero/cot/*": "The diminished one, as far as I can hear."}}))
+        "chord/midi/zero/cot/*": "It has a dark, unstable colour, as far as I can hear."}}))
     reader.write_text(json.dumps({"base": "oracle", "replies": {"*": "Final Answer: D"}}))
     result = bench("--model", f"scripted:{subject}", "--answer-extractor", f"scripted:{reader}",
                    "-m", "chord and midi and zero and not logiclm", "--run-dir",
