@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import soundfile
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from fixtures.backends.listener import hearing
@@ -108,6 +108,9 @@ def test_steady_and_refined_pitch(tmp_path):
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(midi=st.floats(min_value=29, max_value=89), harmonics=st.integers(1, 6))
 def test_steady_pitch_is_within_ten_cents(midi, harmonics):
+    # The test tone's partials are not band-limited: keep them below 0.8 x Nyquist, as every
+    # source of the benchmark does (6 partials of MIDI 89 alias to an octave-wrong tone).
+    assume(harmonics * midi_to_hz(midi) < 0.4 * SAMPLE_RATE_HZ)
     with tempfile.TemporaryDirectory() as directory:
         audio = scene([(0.1, tone(midi_to_hz(midi), 1.0, harmonics))], 1.3)
         path = write(Path(directory), "e.wav", audio)

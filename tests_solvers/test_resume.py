@@ -7,12 +7,14 @@ and in the terminal; resuming keeps the earlier records, asks only what was neve
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -21,6 +23,7 @@ from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
 SLICE = ["-m", "chord and midi and zero and standalone"]  # 44 trials, one request each
+HELD_AFTER = 8  # requests answered before the server holds the rest (test below)
 
 
 def bench_cmd(*args: str) -> list[str]:
@@ -47,7 +50,13 @@ def summary(run_dir: Path) -> dict:
 
 def test_issue14_item12_sigint_marks_the_run_incomplete_and_resume_completes_it(tmp_path):
     cache, run_dir = tmp_path / "responses.sqlite", tmp_path / "run"
-    with FakeOpenAIServer(latency_s=0.15) as server:
+    interrupted = threading.Event()
+    with FakeOpenAIServer(latency_s=0.05) as server:
+        # after 8 answers the server holds every request until the run is interrupted, so the
+        # signal always lands mid-run, however slowly or quickly the machine runs the victim
+        server.script = lambda request: (
+            None if interrupted.is_set() or server.count <= HELD_AFTER
+            else dataclasses.replace(server.default, delay_s=120.0))
         common = ["--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
                   "--cache-path", str(cache), *SLICE, "--no-prefetch"]
         victim = subprocess.Popen(bench_cmd(*common, "--run-dir", str(run_dir)), cwd=REPO,
@@ -57,6 +66,7 @@ def test_issue14_item12_sigint_marks_the_run_incomplete_and_resume_completes_it(
         while len(lines_of(run_dir / "trials.jsonl")) < 6 and time.monotonic() < deadline:
             time.sleep(0.05)
         victim.send_signal(signal.SIGINT)
+        interrupted.set()
         output = victim.communicate(timeout=300)[0]
         assert victim.returncode == 2, output[-3000:]
         earlier = lines_of(run_dir / "trials.jsonl")
