@@ -59,9 +59,12 @@ def test_issue14_item12_sigint_marks_the_run_incomplete_and_resume_completes_it(
             else dataclasses.replace(server.default, delay_s=120.0))
         common = ["--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
                   "--cache-path", str(cache), *SLICE, "--no-prefetch"]
+        # Ctrl-C as on a terminal: the victim starts with SIGINT's default disposition, whatever
+        # the worker running this test inherited (an ignored SIGINT is inherited across exec)
         victim = subprocess.Popen(bench_cmd(*common, "--run-dir", str(run_dir)), cwd=REPO,
                                   env=environment(), stdout=subprocess.PIPE,
-                                  stderr=subprocess.STDOUT, text=True)
+                                  stderr=subprocess.STDOUT, text=True,
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 300
         while len(lines_of(run_dir / "trials.jsonl")) < 6 and time.monotonic() < deadline:
             time.sleep(0.05)
