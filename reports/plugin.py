@@ -54,20 +54,44 @@ def _is_worker(config: pytest.Config) -> bool:
 
 
 class RecordWriter:
-    """Appends records to the run's JSONL file as reports arrive, flushing each line."""
+    """Appends records to the run's JSONL file as reports arrive, flushing each line.
 
-    def __init__(self, run_dir: Path, on_open=None) -> None:
+    A default run directory (``fresh=True``) is claimed with an atomic ``mkdir`` when the run
+    first writes: two runs started in the same second (parallel CI jobs, a test suite) must
+    never share one ``trials.jsonl``, and a run that writes nothing leaves no directory."""
+
+    def __init__(self, run_dir: Path, on_open=None, fresh: bool = False) -> None:
         self.run_dir = run_dir
-        self.path = run_dir / "trials.jsonl"
         self.count = 0
         self._handle = None
-        self._on_open = on_open  # called once, when the run directory is first written
+        self._on_open = on_open  # called with the directory once, when it is first written
+        self._unclaimed = fresh
+
+    @property
+    def path(self) -> Path:
+        return self.run_dir / "trials.jsonl"
+
+    def claim(self) -> Path:
+        """The run's directory, created now if this is the first write (idempotent)."""
+        if self._unclaimed:
+            base, suffix = self.run_dir, 1
+            while True:
+                try:
+                    self.run_dir.mkdir(parents=True)
+                    break
+                except FileExistsError:
+                    suffix += 1
+                    self.run_dir = base.with_name(f"{base.name}-{suffix}")
+            self._unclaimed = False
+        else:
+            self.run_dir.mkdir(parents=True, exist_ok=True)
+        return self.run_dir
 
     def write(self, record: dict) -> None:
         if self._handle is None:
-            self.run_dir.mkdir(parents=True, exist_ok=True)
+            self.claim()
             if self._on_open is not None:
-                self._on_open()
+                self._on_open(self.run_dir)
             self._handle = open(self.path, "a", encoding="utf-8")
         self._handle.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
         self._handle.flush()
@@ -80,14 +104,10 @@ class RecordWriter:
 
 
 def _default_run_dir(config: pytest.Config) -> Path:
-    """``reports/out/<time>-<models>``, with a numeric suffix if that name is taken."""
+    """``reports/out/<time>-<models>``; the writer adds a numeric suffix if that name is taken
+    when it claims the directory."""
     models = re.sub(r"[^A-Za-z0-9_.-]+", "_", config.getoption("model"))
-    base = REPO_ROOT / "reports" / "out" / f"{time.strftime('%Y%m%d-%H%M%S')}-{models}"
-    candidate, suffix = base, 1
-    while candidate.exists():
-        suffix += 1
-        candidate = base.with_name(f"{base.name}-{suffix}")
-    return candidate
+    return REPO_ROOT / "reports" / "out" / f"{time.strftime('%Y%m%d-%H%M%S')}-{models}"
 
 
 def _run_dir(config: pytest.Config) -> Path:
@@ -201,6 +221,8 @@ class RecordPlugin:
         self.writer.close()
         state = self._completeness(session)
         if not state["complete"]:
+            if self.collected or self.writer.count:
+                self.writer.claim()  # the directory --resume is told to complete
             self.lines.append(
                 f"eartest: INCOMPLETE run: {state['trials_recorded']} of "
                 f"{state['trials_expected']} trials recorded in {self.writer.run_dir}; "
@@ -238,7 +260,7 @@ class RecordPlugin:
 
     def _mark_unstarted(self, state: dict) -> None:
         """Interrupted before any record (in the prefetch): leave what --resume needs."""
-        run_dir = self.writer.run_dir
+        run_dir = self.writer.claim()
         resume.save_options(self.config, run_dir)
         (run_dir / "summary.json").write_text(json.dumps(state, indent=2) + "\n",
                                               encoding="utf-8")
@@ -372,8 +394,9 @@ def pytest_configure(config: pytest.Config) -> None:
     _one_line_failures(config)
     if _is_worker(config):
         return
-    run_dir = _run_dir(config)
-    writer = RecordWriter(run_dir, on_open=lambda: resume.save_options(config, run_dir))
+    fresh = not (config.getoption("run_dir") or config.getoption("resume"))
+    writer = RecordWriter(_run_dir(config), fresh=fresh,
+                          on_open=lambda run_dir: resume.save_options(config, run_dir))
     config.pluginmanager.register(RecordPlugin(config, writer), "eartest-records")
 
 

@@ -347,3 +347,25 @@ def test_item06_unreadable_cache_record_mid_run_stops_with_one_message(tmp_path:
     assert second.returncode == 4, output[-3000:]
     assert "holds an unreadable record" in output
     assert "Traceback" not in output and output.count("unreadable record") == 1
+
+
+def test_two_runs_started_in_the_same_second_never_share_a_run_directory(tmp_path):
+    """Found by CI: two chance runs of the test suite began in the same second, both saw the
+    default ``reports/out/<time>-chance`` free, and wrote into one ``trials.jsonl``. Each writer
+    now claims its directory atomically when it first writes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from reports.plugin import RecordWriter
+
+    base = tmp_path / "out" / "20261123-120000-chance"
+    writers = [RecordWriter(base, fresh=True) for _ in range(8)]
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda w: w.write({"trial_id": str(id(w))}), writers))
+    for writer in writers:
+        writer.close()
+    assert len({w.run_dir for w in writers}) == 8
+    assert base in {w.run_dir for w in writers}
+    assert all(len(w.path.read_text().splitlines()) == 1 for w in writers)
+    unused = RecordWriter(tmp_path / "out" / "never-written", fresh=True)
+    unused.close()
+    assert not unused.run_dir.exists(), "a run that writes nothing leaves no directory"
