@@ -15,5 +15,4 @@ if _worker or "NUMBA_CACHE_DIR" not in os.environ:
 
 pytest_plugins = [
     "reports.plugin", "reports.baseline", "fixtures.plugin", "fixtures.models_plugin",
-    "fixtures.mcq.plugin",
 ]

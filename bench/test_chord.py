@@ -1,7 +1,5 @@
 """The chord task: one trial per model × modality × shot × strategy × item."""
 
-TASK = "chord"
-
 
 def test_chord(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

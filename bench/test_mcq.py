@@ -2,8 +2,6 @@
 one question per test, in one condition (with or without its audio or score image) and one
 repeat of shuffled options."""
 
-MCQ_BENCH = True
-
 
 def test_mcq(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

@@ -1,7 +1,5 @@
 """The syncopation task: one trial per model × modality × shot × strategy × item."""
 
-TASK = "syncopation"
-
 
 def test_syncopation(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

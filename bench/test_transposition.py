@@ -1,7 +1,5 @@
 """The transposition task: one trial per model × modality × shot × strategy × item."""
 
-TASK = "transposition"
-
 
 def test_transposition(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

@@ -31,17 +31,20 @@ sys.path.insert(0, str(REPO))
 def all_trials(pitch_sample: int | None, pitch_every: int) -> list:
     from fixtures.backends.base import GenerationSettings
     from fixtures.pitch.catalog import EXPERIMENTS
-    from fixtures.pitch.selection import selected_pitch_trials
-    from fixtures.plugin import Selection, selected_trials
+    from fixtures.pitch.selection import PitchSelection, selected_pitch_trials
+    from fixtures.run_options import RunOptions
     from fixtures.tasks.catalog import TASK_NAMES
+    from fixtures.tasks.family import CoreSelection, selected_trials
     from fixtures.tasks.prompting import DEFAULT_MODALITIES, SHOTS, STRATEGIES
 
-    selection = Selection(
+    run = RunOptions(
         models=("listener",), modalities=DEFAULT_MODALITIES, shots=SHOTS, strategies=STRATEGIES,
-        settings=GenerationSettings(), pitch_sample=pitch_sample,
+        settings=GenerationSettings(),
     )
-    core = [t for task in TASK_NAMES for t in selected_trials(selection, task)]
-    pitch = [t for e in EXPERIMENTS for t in selected_pitch_trials(selection, e)]
+    core_selection = CoreSelection(DEFAULT_MODALITIES)
+    core = [t for task in TASK_NAMES for t in selected_trials(run, core_selection, task)]
+    pitch_selection = PitchSelection(sample=pitch_sample)
+    pitch = [t for e in EXPERIMENTS for t in selected_pitch_trials(run, pitch_selection, e)]
     if pitch_sample is None:
         kept = set(sorted({t.item.item_id for t in pitch})[::pitch_every])
         pitch = [t for t in pitch if t.item.item_id in kept]

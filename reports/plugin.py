@@ -40,7 +40,11 @@ def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("eartest", "eartest benchmark axes")
     group.addoption("--run-dir", default=None,
-                    help="where to write this run's records (default: reports/out/<run-id>)")
+                    help="where to write this run's records (default: <run-id> in the ini "
+                         "key eartest_run_dir, else in reports/out)")
+    parser.addini("eartest_run_dir", "folder of the runs' directories, relative to the ini "
+                  "file (default: reports/out; --run-dir names one run's directory instead)",
+                  default="")
     group.addoption("--no-report", action="store_true",
                     help="write only trials.jsonl: no tables, figures or HTML at the end")
     group.addoption("--resume", default=None, metavar="RUN_DIR",
@@ -104,10 +108,15 @@ class RecordWriter:
 
 
 def _default_run_dir(config: pytest.Config) -> Path:
-    """``reports/out/<time>-<models>``; the writer adds a numeric suffix if that name is taken
-    when it claims the directory."""
-    models = re.sub(r"[^A-Za-z0-9_.-]+", "_", config.getoption("model"))
-    return REPO_ROOT / "reports" / "out" / f"{time.strftime('%Y%m%d-%H%M%S')}-{models}"
+    """``<runs folder>/<time>-<models>``; the writer adds a numeric suffix if that name is
+    taken when it claims the directory. The runs folder is the ini key ``eartest_run_dir``
+    (relative to the ini file), else ``reports/out``."""
+    chosen = config.getoption("model") or config.getini("eartest_model")
+    models = re.sub(r"[^A-Za-z0-9_.-]+", "_", chosen)
+    folder = config.getini("eartest_run_dir")
+    base = (config.inipath.parent / folder if folder and config.inipath
+            else REPO_ROOT / "reports" / "out")
+    return base / f"{time.strftime('%Y%m%d-%H%M%S')}-{models}"
 
 
 def _run_dir(config: pytest.Config) -> Path:

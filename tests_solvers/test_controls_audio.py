@@ -28,10 +28,11 @@ from fixtures.mcq.spec import McqItem
 from fixtures.mcq.trial import McqTrial
 from fixtures.pitch.catalog import pitch_items
 from fixtures.pitch.trial import PitchTrial
-from fixtures.plugin import Selection, selected_trials
+from fixtures.run_options import RunOptions
 from fixtures.runner import Trial, run_trial_sync
 from fixtures.stimuli.controls import control_wav_bytes, control_wav_path, rms
 from fixtures.tasks.catalog import items_for
+from fixtures.tasks.family import CoreSelection, selected_trials
 from fixtures.tasks.prompting import build_request
 
 SETTINGS = GenerationSettings()
@@ -173,15 +174,16 @@ def test_derangement_differs_between_families():
 # --- Trial selection and ids -------------------------------------------------------------------
 
 
-def selection(**changes) -> Selection:
-    base = Selection(models=("oracle",), modalities=("audio", "midi"), shots=("zero",),
-                     strategies=("standalone",), settings=SETTINGS)
-    return replace(base, **changes)
+def core_trials(task: str, **changes) -> list[Trial]:
+    """``task``'s trials on a small selection, with ``changes`` to the run options."""
+    run = replace(RunOptions(models=("oracle",), modalities=("audio", "midi"), shots=("zero",),
+                             strategies=("standalone",), settings=SETTINGS), **changes)
+    return selected_trials(run, CoreSelection(run.modalities), task)
 
 
 def test_controls_add_trials_only_to_audio_and_keep_real_ids():
-    plain = selected_trials(selection(), "chord")
-    with_all = selected_trials(selection(controls=CONTROLS), "chord")
+    plain = core_trials("chord")
+    with_all = core_trials("chord", controls=CONTROLS)
     real = [t for t in with_all if t.control == "real"]
     assert [t.trial_id for t in real] == [t.trial_id for t in plain]
     assert [t.test_id for t in real] == [t.test_id for t in plain]
@@ -252,8 +254,7 @@ def test_a_request_without_audio_cannot_be_controlled():
 
 
 def test_core_control_trial_asks_with_the_partners_audio_and_keeps_the_answer_key():
-    trials = selected_trials(selection(modalities=("audio",), controls=("mismatched",)),
-                             "chord")
+    trials = core_trials("chord", modalities=("audio",), controls=("mismatched",))
     trial = next(t for t in trials if t.control == "mismatched")
     backend = ScriptedBackend(lambda request: request.answer_key.correct_reply)
     result = run_trial_sync(backend, trial, SETTINGS)

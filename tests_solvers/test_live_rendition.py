@@ -11,11 +11,10 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from fixtures.backends.base import GenerationSettings
-from fixtures.plugin import Selection
 from fixtures.runner import Trial, trial_fields
 from fixtures.stimuli.live import render_live_wav
 from fixtures.tasks.catalog import TASK_NAMES, items_for
+from fixtures.tasks.family import CoreSelection
 from fixtures.tasks.live import (
     JITTER_S,
     LIVE_SOUNDFONTS,
@@ -64,8 +63,7 @@ def test_live_is_an_axis_of_trial_ids_and_records() -> None:
     assert trial_fields(trial, "listener-2")["rendition"] == "live"
     assert Rendition("live", 3).tag == "live-s3"
     assert Rendition("live", 0, ("TimGM6mb.sf2",)).tag == "live-TimGM6mb"
-    selection = Selection(("listener",), ("audio",), ("zero",), ("standalone",),
-                          GenerationSettings(), rendition=Rendition("live", 0))
+    selection = CoreSelection(("audio",), rendition=Rendition("live", 0))
     assert selection.core_items("syncopation") == live("syncopation")
 
 

@@ -347,17 +347,17 @@ def test_oracle_reply_for_a_recording_without_transcription_gives_the_true_answe
 
 
 def test_the_selection_takes_the_core_items_from_the_manifest(tmp_path: Path):
-    from fixtures.plugin import Selection, selected_trials
+    from fixtures.run_options import RunOptions
+    from fixtures.tasks.family import CoreSelection, selected_trials
 
     manifest = _major_minor_manifest(tmp_path)
-    selection = Selection(("oracle",), ("audio",), ("zero",), ("cot",), GenerationSettings(),
-                          manifest=manifest)
-    trials = selected_trials(selection, "chord")
+    run = RunOptions(("oracle",), ("audio",), ("zero",), ("cot",), GenerationSettings())
+    selection = CoreSelection(("audio",), manifest=manifest)
+    trials = selected_trials(run, selection, "chord")
     assert [t.item for t in trials] == list(manifest.items)
     assert [t.test_id for t in trials][:1] == ["oracle-audio-zero-cot-c0"]
-    assert selected_trials(selection, "syncopation") == []
-    built_in = Selection(("oracle",), ("audio",), ("zero",), ("cot",), GenerationSettings())
-    assert len(selected_trials(built_in, "chord")) == 44
+    assert selected_trials(run, selection, "syncopation") == []
+    assert len(selected_trials(run, CoreSelection(("audio",)), "chord")) == 44
 
 
 def test_a_linked_recording_is_announced_by_neither_its_name_nor_its_targets(tmp_path: Path):

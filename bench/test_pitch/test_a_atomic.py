@@ -1,8 +1,6 @@
 """Level A, atomic pitch: one tone, name its pitch (A1 clean, A2 loudness, A3 duration, A1 as
 multiple choice to measure how much options inflate accuracy)."""
 
-PITCH_LEVEL = "a"
-
 
 def test_a1(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

@@ -1,8 +1,6 @@
 """Level B, temporal localization: find a tone in time, or the time of a tone (B1 hidden tone,
 B2 pitch at a timestamp, B3 onset/offset, B4 named note among distractors, B5 all notes)."""
 
-PITCH_LEVEL = "b"
-
 
 def test_b1(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

@@ -1,8 +1,6 @@
 """Level C, simultaneous pitches: count them (C1), name a dyad's interval (C2), a chord's
 quality (C3), or every pitch of a chord (C4)."""
 
-PITCH_LEVEL = "c"
-
 
 def test_c1(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

@@ -4,8 +4,6 @@ two), and a whole sequence (D8)."""
 
 import pytest
 
-PITCH_LEVEL = "d"
-
 
 def test_d1(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

@@ -1,8 +1,6 @@
 """Level E, acoustic variations: the same pitch question under effects (E1), background
 sounds (E2), saturation (E3), time stretch (E4), vibrato (E5) and slight detuning (E6)."""
 
-PITCH_LEVEL = "e"
-
 
 def test_e1(trial, backend, run_trial, record):
     result = run_trial(backend, trial)

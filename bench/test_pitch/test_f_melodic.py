@@ -1,8 +1,6 @@
 """Level F, melodic lines in polyphony: transcribe one voice of synthetic polyphony (F1) or
 of a Bach chorale (F2)."""
 
-PITCH_LEVEL = "f"
-
 
 def test_f1(trial, backend, run_trial, record):
     result = run_trial(backend, trial)
