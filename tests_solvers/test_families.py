@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -133,6 +135,25 @@ def test_the_registry_lists_each_family_once_and_bench_paths_are_below_bench():
     assert bench_path("/x/bench/test_pitch/test_a_atomic.py") == ("test_pitch", "test_a_atomic.py")
     assert bench_path("/x/bench/test_chord.py") == ("test_chord.py",)
     assert bench_path("/x/tests/test_chord.py") is None
+
+
+LAZY_PROBE = """
+import sys
+import pytest
+code = pytest.main(["bench", "--ignore=bench/test_pitch", "--model", "oracle", "--collect-only",
+                    "-q", "-p", "no:cacheprovider"])
+from fixtures.pitch import catalog
+print("EXIT", int(code), "PITCH_GRIDS", catalog.condition_grid.cache_info().currsize,
+      "MCQ_LOADED", "fixtures.mcq.loading" in sys.modules)
+"""
+
+
+def test_a_core_run_builds_no_pitch_catalog_and_loads_no_mcq_dataset():
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    done = subprocess.run([sys.executable, "-c", LAZY_PROBE], cwd=REPO, capture_output=True,
+                          text=True, timeout=600, env=env)
+    assert "1008 tests collected" in done.stdout, done.stdout[-2000:]
+    assert done.stdout.splitlines()[-1] == "EXIT 0 PITCH_GRIDS 0 MCQ_LOADED False"
 
 
 @pytest.fixture
