@@ -7,6 +7,7 @@ through a subprocess against the fake OpenAI and Gemini servers, which count req
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import re
@@ -195,14 +196,16 @@ def test_extraction_question(snapshot, kind):
 def test_extractor_answers_are_keyed_apart_from_the_same_model_as_subject(
         pytestconfig, monkeypatch, tmp_path):
     from fixtures.models_plugin import BackendPool
+    from fixtures.run_options import RUN_OPTIONS_KEY, run_options
 
-    options = {"answer_extractor": "openai:same-7b", "cache": "use",
-               "cache_path": str(tmp_path / "responses.sqlite"),
-               "base_url": "http://127.0.0.1:9/v1"}
+    options = {"answer_extractor": "openai:same-7b", "base_url": "http://127.0.0.1:9/v1"}
     real = pytestconfig.getoption
     monkeypatch.setattr(pytestconfig, "getoption",
                         lambda name, *args, **kwargs: options.get(name, real(name, *args,
                                                                               **kwargs)))
+    monkeypatch.setitem(pytestconfig.stash, RUN_OPTIONS_KEY, dataclasses.replace(
+        run_options(pytestconfig), cache_mode="use",
+        cache_path=str(tmp_path / "responses.sqlite")))
     pool = BackendPool(pytestconfig)
     subject, extractor = pool.get("openai:same-7b"), pool.extractor()
     assert extractor is pool.extractor() and extractor is not subject
