@@ -340,3 +340,11 @@ def test_a_broken_link_or_anchor_is_caught() -> None:
     assert "names no file" in link_problem(index, "no-such-page.md")
     assert "no heading" in link_problem(index, "tasks.md#no-such-heading")
     assert "names no file" in link_problem(REPO / "README.md", "architecture.md")
+
+
+def test_the_readme_stays_a_five_minute_read() -> None:
+    """Issue 15: under 150 lines, the two commands first, the manual in docs/."""
+    lines = (REPO / "README.md").read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 150, f"README.md has {len(lines)} lines: move detail to docs/"
+    assert [line.split("#")[0].strip() for line in lines[2:4]] == ["make bench", "make test"]
+    assert "(docs/index.md)" in "\n".join(lines)
