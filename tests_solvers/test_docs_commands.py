@@ -348,3 +348,21 @@ def test_the_readme_stays_a_five_minute_read() -> None:
     assert len(lines) < 150, f"README.md has {len(lines)} lines: move detail to docs/"
     assert [line.split("#")[0].strip() for line in lines[2:4]] == ["make bench", "make test"]
     assert "(docs/index.md)" in "\n".join(lines)
+
+
+def _eartest_options() -> set[str]:
+    """The options of the ``eartest ...`` groups of ``pytest --help``."""
+    result = _run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--help"], _env({}))
+    sections = re.split(r"\n(?=\S)", result.stdout)
+    ours = "\n".join(s for s in sections if s.startswith("eartest "))
+    return set(re.findall(r"^\s{2}(--[a-z][a-z0-9-]*)", ours, flags=re.MULTILINE))
+
+
+def test_options_page_lists_exactly_the_options_pytest_help_lists() -> None:
+    options = _eartest_options()
+    assert len(options) > 40, sorted(options)
+    page = (REPO / "docs" / "options.md").read_text(encoding="utf-8")
+    first_cells = [line.split("|")[1] for line in page.splitlines() if line.startswith("| `--")]
+    documented = {name for cell in first_cells for name in re.findall(r"--[a-z][a-z0-9-]*", cell)}
+    assert options - documented == set(), "options missing from docs/options.md"
+    assert documented - options == set(), "docs/options.md names options pytest does not have"
