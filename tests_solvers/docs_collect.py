@@ -13,6 +13,8 @@ never-run modules, so each collection is as fresh as a new process.
 
 from __future__ import annotations
 
+import ast
+import importlib
 import json
 import os
 import sys
@@ -20,19 +22,24 @@ import tempfile
 from pathlib import Path
 
 PARALLEL_CHILDREN = 2
+REPO = Path(__file__).resolve().parent.parent
 
 
 def _warm_imports() -> None:
-    """What every collection imports anyway; importing it before forking is paid once."""
-    import pytest  # noqa: F401
-    import xdist.plugin  # noqa: F401
-
-    import fixtures.mcq.plugin  # noqa: F401
-    import fixtures.models_plugin  # noqa: F401
-    import fixtures.pitch.selection  # noqa: F401
-    import fixtures.plugin  # noqa: F401
-    import reports.baseline  # noqa: F401
-    import reports.plugin  # noqa: F401
+    """What every collection imports anyway: pytest, xdist, the plugins the root conftest.py
+    names, and scipy.stats (the pitch catalog's). Importing them before forking is paid once;
+    it is only a speed-up, so a module that fails to import here is left to the children."""
+    names = ["pytest", "xdist.plugin", "scipy.stats"]
+    conftest = ast.parse((REPO / "conftest.py").read_text(encoding="utf-8"))
+    for node in ast.walk(conftest):
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "pytest_plugins" for t in node.targets):
+            names += list(ast.literal_eval(node.value))
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
 
 
 def _child(args: list[str], env: dict[str, str], output: Path) -> None:
