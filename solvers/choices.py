@@ -65,7 +65,8 @@ FILLER = frozenset(
     strongly leaning lean toward towards am well ok okay alright hmm conclusion short summary
     answering respond response reply at all instrument instruments heard after careful
     carefully listening analysis thought or and nor vs versus based genre style mood key
-    tonality timbre emotion feel feeling character main primary featured prominent""".split()
+    tonality timbre emotion feel feels felt feeling character main primary featured prominent
+    lead leading""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
