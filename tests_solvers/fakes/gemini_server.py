@@ -176,7 +176,7 @@ class FakeGeminiServer:
         self._lock = threading.Lock()
         self._queue: deque[Action] = deque()
         self._requests: list[RecordedRequest] = []
-        self._in_flight = 0
+        self.in_flight = 0
         self._files: dict[str, dict[str, Any]] = {}  # id -> file JSON (+ "_" private fields)
         self._uploads: dict[str, dict[str, Any]] = {}  # upload id -> pending upload
         self._serial = 0
@@ -266,8 +266,8 @@ class FakeGeminiServer:
 
     def _generate(self, rec: RecordedRequest) -> Action:
         with self._lock:
-            self._in_flight += 1
-            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
         try:
             action = self._refusal(rec)
             if action is None:
@@ -280,7 +280,7 @@ class FakeGeminiServer:
             return action
         finally:
             with self._lock:
-                self._in_flight -= 1
+                self.in_flight -= 1
 
     def _refusal(self, rec: RecordedRequest) -> Action | None:
         """The real API's answer to an unknown model or to a file that is not ACTIVE."""
