@@ -103,7 +103,7 @@ def test_two_models_of_one_provider_share_its_concurrency():
 
 
 def test_each_provider_has_its_own_request_schedule():
-    limiter = RateLimiter(600)  # one request every 0.1 s per provider
+    limiter = RateLimiter(120)  # one request every 0.5 s per provider
 
     async def times_s() -> dict[str, list[float]]:
         seen: dict[str, list[float]] = {"a": [], "b": []}
@@ -118,10 +118,10 @@ def test_each_provider_has_its_own_request_schedule():
     seen = asyncio.run(times_s())
     for provider in ("a", "b"):
         gaps_s = [y - x for x, y in itertools.pairwise(seen[provider])]
-        assert all(gap >= 0.09 for gap in gaps_s), (provider, gaps_s)
-    # Three slots each take 0.2 s per provider; one schedule for both would take 0.5 s.
+        assert all(gap >= 0.45 for gap in gaps_s), (provider, gaps_s)
+    # Three slots each take 1 s per provider; one schedule for both would take 2.5 s.
     span_s = max(max(t) for t in seen.values()) - min(min(t) for t in seen.values())
-    assert span_s < 0.35, span_s
+    assert span_s < 1.75, span_s
 
 
 # -- end to end, against both fake servers ----------------------------------------------------
@@ -167,9 +167,10 @@ def test_each_provider_of_a_run_reaches_its_own_concurrency(tmp_path):
 def test_rpm_applies_per_provider(tmp_path):
     """20 requests a minute: one every 3 s per provider. Three trials of each model: each
     provider's requests wait 3 s for their slots, but the providers do not wait for each other
-    (one shared schedule would spread the six requests over 15 s). A provider's first request
-    reaches its server late (its SDK client is made after its slot came; Gemini's first call
-    took 2 s), so the gap counted is the one after the second."""
+    (one shared schedule would spread the six requests over 15 s). A request reaches its
+    server some time after its slot (the SDK client is made then; on a loaded machine Gemini's
+    first call took 3.7 s and a later one 0.7 s), so the gap counted is the one after the
+    second, with a second of slack (without a limit it would be ~0 s)."""
     with gemini_fake.FakeGeminiServer(keep_bodies=False) as gemini, \
             openai_fake.FakeOpenAIServer() as openai:
         result = run_bench(tmp_path, gemini.base_url, openai.base_url,
@@ -180,7 +181,7 @@ def test_rpm_applies_per_provider(tmp_path):
     assert result.returncode in (0, 1), result.stdout[-3000:]
     assert {name: len(t) for name, t in times_s.items()} == {"gemini": 3, "openai": 3}
     for name, (_, second, third) in times_s.items():
-        assert third - second >= 2.5, (name, third - second)
+        assert third - second >= 2.0, (name, third - second)
     every = sorted(t for three in times_s.values() for t in three)
     assert every[-1] - every[0] < 9.0, [t - every[0] for t in every]
 
