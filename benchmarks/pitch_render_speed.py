@@ -141,7 +141,7 @@ def render_share(job: tuple[str, list[tuple[str, Scene]]]) -> list[tuple[str, fl
 
 
 def _calibrate(source: str) -> tuple[str, float, float]:
-    from fixtures.pitch.sources import gm_calibration
+    from fixtures.pitch.gm_sources import gm_calibration
 
     wall, cpu = time.perf_counter(), time.process_time()
     gm_calibration(source)
@@ -284,7 +284,7 @@ def run_mix(jobs: int) -> None:
     random.Random(0).shuffle(work)
     with tempfile.TemporaryDirectory() as cache_dir:
         os.environ["EARTEST_CACHE_DIR"] = cache_dir
-        from fixtures.pitch.sources import gm_calibration
+        from fixtures.pitch.gm_sources import gm_calibration
 
         start = time.perf_counter()
         for source in GM_PROGRAMS:

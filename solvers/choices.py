@@ -6,8 +6,10 @@ dash, a colon, a sentence end, a comma, "because", "since"...) must be a *pure* 
 words that name exactly one option (its letter or its text, or an alias) and otherwise only
 filler ("It's a minor chord", "I think C fits best", "Option B", "(b)"). Later segments of the
 span may explain, but a later segment that is itself a pure form of *another* option ("B.
-Diminished", "Minor, not diminished", "B. Actually, C") makes the span a hedge, as does a head
-naming two options ("A or B", "either minor or diminished", "maybe B, maybe C").
+Diminished", "B. Actually, C") makes the span a hedge, as does a head naming two options ("A or
+B", "either minor or diminished", "maybe B, maybe C"). A segment that only rules other options
+out ("minor, not diminished", "B rather than A") confirms the head; one that rules out the
+head's own option ("B, not B") is a hedge.
 
 Letters, as MuChoMusic's matcher should have read them:
 * never out of words ("Answer", "Bach"), never glued to a hyphen, apostrophe or accidental
@@ -41,7 +43,8 @@ _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
 _DELIMITER = re.compile(
     r"\s*(?:\n|[\u2014\u2013]|\s-\s|--|;|,|\(|:(?=\s|$)|(?<!\d)[.!](?=\s|$)|(?<=\d)[.!](?=\s|$)"
     r"|\s(?:because|since|given|due\s+to|which|based\s+on|considering|but|however|"
-    r"although|though|whereas|yet|unless|if)\b)\s*",
+    r"although|though|whereas|yet|unless|if)\b"
+    r"|\s(?=(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\s))\s*",
     re.IGNORECASE,
 )
 _UNCERTAIN = re.compile(
@@ -62,7 +65,8 @@ FILLER = frozenset(
     strongly leaning lean toward towards am well ok okay alright hmm conclusion short summary
     answering respond response reply at all instrument instruments heard after careful
     carefully listening analysis thought or and nor vs versus based genre style mood key
-    tonality timbre emotion feel feeling character""".split()
+    tonality timbre emotion feel feels felt feeling character main primary featured prominent
+    lead leading""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
@@ -74,6 +78,10 @@ _AFTER_LETTER = frozenset(
 _AFTERTHOUGHT = re.compile(
     r"\b(?:actually|wait|alternatively|instead|rather|correction|also|possible|plausible|"
     r"or|though|although|however|but|unless|second\s+thought|otherwise)\b", re.IGNORECASE)
+# A segment that rules options out: "not A", "and not diminished", "rather than minor".
+_EXCLUSION = re.compile(
+    r"\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s+(.+)",
+    re.IGNORECASE | re.DOTALL)
 _LABEL_MARKS = frozenset([".", ":", "(", "-", "--", "\u2014", "\u2013", "!"])
 _EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", "due to",
                            "based on"])
@@ -126,10 +134,16 @@ class ChoiceReader:
             return None, "no option named"
         (letter,) = head_named
         lone = _TOKEN.fullmatch(segments[0][1].strip(" \t*_`'\"()[]"))
-        if lone and lone.group().islower() and len(_TOKEN.findall(text)) > 1:
+        if lone and len(lone.group()) == 1 and lone.group().islower() and \
+                len(_TOKEN.findall(text)) > 1:
             after = _DELIMITER.search(text, text.find(lone.group()) + 1)
             if after is None or after.group().strip().casefold() not in _LABEL_MARKS:
                 return None, "no option named"  # "a because ...": the article, not option a
+        exclusions = [self._excluded(segment) for _d, segment in segments[1:]]
+        if any(letter in ruled_out for ruled_out in exclusions):
+            return None, HEDGE  # "minor, not minor": it contradicts itself
+        kept = zip(segments[1:], exclusions, strict=True)
+        segments = segments[:1] + [segment for segment, out in kept if not out]
         for index, (delimiter, segment) in enumerate(segments[1:], start=1):
             named, _via, pure = self.named(segment)
             explained = delimiter in _EXPLANATIONS  # "because ...": reasons, not answers
@@ -137,7 +151,7 @@ class ChoiceReader:
             turned = delimiter in _TURNS or bool(  # "minor but also calm", "B — though C"
                 opening and opening.group().casefold() in _TURNS)
             if named - head_named and (pure or turned or (index == 1 and not explained)):
-                return None, HEDGE  # "B. Diminished", "B, not A", "B. Actually, C."
+                return None, HEDGE  # "B. Diminished", "B. Actually, C."
         if _UNCERTAIN.search(text):
             return None, HEDGE  # an uncertain answer is a hedge ("maybe B", "B?")
         turned = False
@@ -146,6 +160,15 @@ class ChoiceReader:
             if turned and self.named(segment)[0] - head_named:
                 return None, HEDGE  # "B - actually A", "B; C is also possible"
         return letter, None, head_via
+
+    def _excluded(self, segment: str) -> set[str]:
+        """The options ``segment`` only rules out ("minor, not diminished", "B rather than A"):
+        an exclusion of other options confirms the head's answer instead of adding one."""
+        match = _EXCLUSION.match(segment)
+        if not match:
+            return set()
+        named, _via, pure = self.named(match.group(1))
+        return named if pure else set()
 
     def _filler_only(self, segment: str) -> bool:
         named, _via, pure = self.named(segment)

@@ -220,10 +220,11 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
                     break
                 above.insert(0, AnswerSpan(line, "last_line"))
             tiers.append([*above, AnswerSpan(last, "last_line")])
-        else:
-            # A long last line: its closing sentence, and its opening one ("No. The third
-            # interval differs ..."), when short; different answers in them are a hedge.
-            sentences = _sentences(last)
+        # A long last line, or a short one that names nothing as a whole ("The beat is
+        # straight. No syncopation."): its closing sentence, and its opening one ("No. The
+        # third interval differs ..."), when short; different answers in them are a hedge.
+        sentences = _sentences(last)
+        if len(sentences) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS]
@@ -250,7 +251,7 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
         reading = _read_tier(tier, read_value)
         if reading.answer is not None or reading.error == HEDGE:
             return reading
-        if tier[0].source not in SENTENCE_SOURCES:
+        if tier[0].source not in (*SENTENCE_SOURCES, "last_line"):
             return reading  # a committed answer line that names nothing is no answer
     return reading  # cue sentences that name nothing fall through to the last line
 

@@ -53,10 +53,16 @@ def voiced_middle(audio: np.ndarray, sample_rate_hz: int, trim_share: float = 0.
     return audio[first + trim : last - trim]
 
 
-def _spectrum_db(audio: np.ndarray, sample_rate_hz: int) -> tuple[np.ndarray, np.ndarray]:
+def magnitude_spectrum(audio: np.ndarray, sample_rate_hz: int) -> tuple[np.ndarray, np.ndarray]:
+    """(bin frequencies in Hz, magnitudes) of ``audio`` under a Hann window, zero-padded to at
+    least 2^16 points (bins under 0.25 Hz at 16 kHz: fine enough to read cents off a peak)."""
     n_fft = max(1 << 16, 1 << int(np.ceil(np.log2(audio.size))))
     magnitude = np.abs(np.fft.rfft(audio * np.hanning(audio.size), n_fft))
-    freqs_hz = np.fft.rfftfreq(n_fft, 1.0 / sample_rate_hz)
+    return np.fft.rfftfreq(n_fft, 1.0 / sample_rate_hz), magnitude
+
+
+def _spectrum_db(audio: np.ndarray, sample_rate_hz: int) -> tuple[np.ndarray, np.ndarray]:
+    freqs_hz, magnitude = magnitude_spectrum(audio, sample_rate_hz)
     return freqs_hz, 20 * np.log10(np.maximum(magnitude, 1e-12))
 
 

@@ -24,7 +24,7 @@ import numpy as np
 import parselmouth
 
 from fixtures.pitch.spec import SAMPLE_RATE_HZ
-from tests_solvers.pitch_analysis import voiced_middle
+from tests_solvers.pitch_analysis import magnitude_spectrum, voiced_middle
 
 SR = SAMPLE_RATE_HZ
 PRAAT_FLOOR_HZ = 25.0  # below MIDI 29 (43.7 Hz), the lowest labelled note, by an octave
@@ -107,10 +107,8 @@ def partial_levels_db(
     if middle.size >= 0.05 * SR:
         segment = middle
     segment = segment[: 2 * SR]
-    n_fft = max(1 << 16, 1 << int(np.ceil(np.log2(segment.size))))
-    level_db = 20 * np.log10(np.abs(np.fft.rfft(segment * np.hanning(segment.size), n_fft))
-                             + 1e-30)
-    bins_hz = np.fft.rfftfreq(n_fft, 1.0 / SR)
+    bins_hz, magnitude = magnitude_spectrum(segment, SR)
+    level_db = 20 * np.log10(magnitude + 1e-30)
     level_db -= level_db[bins_hz >= 20.0].max()
     ratio = 2 ** (spread_cents / 1200)
     levels = {}

@@ -167,9 +167,15 @@ def test_prose_without_an_answer_line_is_no_answer(lines: list[str], end: str) -
         ("Final Answer: A or B", None),
         ("Final Answer: X", None),
         ("Final Answer: Dominant 7th", "C"),  # the dominant option is a dominant 7th chord
-        ("It is minor, not diminished.", None),
-        ("The chord is minor, not diminished", None),
-        ("Final Answer: minor, not diminished", None),
+        # Ruling other options out confirms the answer; ruling its own out is a hedge.
+        ("It is minor, not diminished.", "B"),
+        ("The chord is minor, not diminished", "B"),
+        ("Final Answer: minor, not diminished", "B"),
+        ("Final Answer: B rather than D", "B"),
+        ("Final Answer: minor (not major or diminished)", "B"),
+        ("Final Answer: B, not B", None),
+        ("Final Answer: B, not D. Maybe C", None),
+        ("Final Answer: B, not D. Actually, A", None),
         ("Final Answer: not sure\nB", None),  # a Final Answer line exists: no fallback
         ("B\nThat is my answer.", None),
         ("", None),

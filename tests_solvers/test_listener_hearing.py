@@ -13,7 +13,7 @@ import soundfile
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from fixtures.backends.listener import hearing
+from fixtures.backends.listener import hearing, tones
 from fixtures.stimuli.cache import cache_dir
 from solvers.notation import midi_to_hz
 
@@ -89,7 +89,7 @@ def test_analyses_are_cached_on_disk_under_the_audio_hash(tmp_path):
 def test_sounding_spans_find_each_tone(tmp_path):
     parts = [(0.5, tone(300, 0.7)), (2.0, tone(500, 1.2)), (4.0, tone(200, 0.3))]
     path = write(tmp_path, "c.wav", scene(parts, 5.0))
-    spans = hearing.sounding_spans(path)
+    spans = tones.sounding_spans(path)
     assert len(spans) == 3
     for (start, end), (onset, signal) in zip(spans, parts, strict=True):
         assert abs(start - onset) < 0.03
@@ -99,10 +99,10 @@ def test_sounding_spans_find_each_tone(tmp_path):
 def test_steady_and_refined_pitch(tmp_path):
     freq_hz = 440.0 * 2 ** (3 / 1200)  # A4 three cents sharp
     path = write(tmp_path, "d.wav", scene([(0.2, tone(freq_hz, 1.0, harmonics=5))], 1.5))
-    rough = hearing.steady_midi(path, 0.2, 1.2)
+    rough = tones.steady_midi(path, 0.2, 1.2)
     assert rough is not None and abs(rough - 69.03) < 0.1
-    assert abs(hearing.refined_midi(path, 0.2, 1.2, rough) - 69.03) < 0.01
-    assert hearing.steady_midi(path, 1.3, 1.5) is None  # silence holds no pitch
+    assert abs(tones.refined_midi(path, 0.2, 1.2, rough) - 69.03) < 0.01
+    assert tones.steady_midi(path, 1.3, 1.5) is None  # silence holds no pitch
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -114,7 +114,7 @@ def test_steady_pitch_is_within_ten_cents(midi, harmonics):
     with tempfile.TemporaryDirectory() as directory:
         audio = scene([(0.1, tone(midi_to_hz(midi), 1.0, harmonics))], 1.3)
         path = write(Path(directory), "e.wav", audio)
-        heard = hearing.steady_midi(path, 0.1, 1.1)
+        heard = tones.steady_midi(path, 0.1, 1.1)
     assert heard is not None and abs(heard - midi) < 0.1
 
 
@@ -125,7 +125,7 @@ def test_onset_times_include_each_attack(tmp_path):
         for o, m in zip(onsets, (60, 64, 67, 72), strict=True)
     ]
     path = write(tmp_path, "f.wav", scene(parts, 3.0))
-    found = hearing.onset_times(path)
+    found = tones.onset_times(path)
     for onset in onsets:
         assert min(abs(t - onset) for t in found) < 0.04
 
@@ -148,7 +148,7 @@ def test_basic_pitch_transcribes_two_notes(tmp_path):
 def test_silence_transcribes_to_nothing(tmp_path):
     path = write(tmp_path, "h.wav", np.zeros(SAMPLE_RATE_HZ))
     assert hearing.transcribe_notes(path) == ()
-    assert hearing.sounding_spans(path) == ()
+    assert tones.sounding_spans(path) == ()
 
 
 @pytest.mark.parametrize(("repeated", "expected"), [(58, 57), (59, 57), (57, 57), (61, 61)])

@@ -73,6 +73,8 @@ def test_words_containing_option_letters_never_match(reply):
     ("B. Off-beat syncopation", "B"),
     ("**Final Answer:**\n**B**", "B"),
     ("Options A and C are wrong.\nFinal Answer: (B)", "B"),  # only the header is read
+    ("The main feel is A minor, not a major key.", "D"),  # ruling others out confirms D
+    ("B rather than C.", "B"),
 ])
 def test_readings(reply, expected):
     assert match_option(reply, OPTIONS).letter == expected

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from fixtures.pitch.backgrounds import TEXTURES, mix_background
 from fixtures.pitch.effects import apply_effect, rms
+from fixtures.pitch.gm_sources import GM_RELEASE_S, bend_value
 from fixtures.pitch.render import (
     dry_mix,
     pitch_renderer_identity,
@@ -31,7 +32,6 @@ from fixtures.pitch.render import (
     scene_wav_path,
     wav_bytes,
 )
-from fixtures.pitch.sources import GM_RELEASE_S, bend_value
 from fixtures.pitch.spec import (
     REFERENCE_PEAK,
     SAMPLE_RATE_HZ,

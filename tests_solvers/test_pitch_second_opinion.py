@@ -10,7 +10,7 @@ import librosa
 import numpy as np
 import pytest
 
-from fixtures.pitch.sources import _render_gm_raw
+from fixtures.pitch.gm_sources import _render_gm_raw
 from fixtures.pitch.spec import GM_PROGRAMS, SAMPLE_RATE_HZ, SOURCES, Scene, Tone
 from tests_solvers.pitch_label_checks import cents_off, scene_audio
 from tests_solvers.pitch_second_opinion import (

@@ -78,3 +78,18 @@ def test_an_answer_of_symbols_is_not_an_empty_answer() -> None:
 def test_an_empty_answer_line_is_no_answer_not_a_cue_to_read_the_reasoning() -> None:
     reading = read_reply("The answer is B, I think.\n\nFinal Answer:", _letter)
     assert reading.answer is None and reading.source == "final_line"
+
+
+def test_a_short_last_line_that_names_nothing_as_a_whole_is_read_by_its_sentences() -> None:
+    """Held-out reply: "The rhythm is straight, with every kick on the beat. No syncopation."
+    (14 words, one line) named no option as a whole and was left unread."""
+    from solvers.choices import ChoiceReader
+
+    reader = ChoiceReader({"A": "No syncopation", "B": "Low syncopation"})
+    reply = "The rhythm is straight, with every kick on the beat. No syncopation."
+    assert read_reply(reply, reader).answer == "A"
+    assert read_reply("Kicks land on the beat. No syncopation, maybe low.", reader).error == HEDGE
+    assert read_reply("Low syncopation? No syncopation.", reader).answer is None
+    mcq = ChoiceReader({"A": "Calm", "B": "Tense and suspenseful", "C": "Trumpet"})
+    assert read_reply("It feels tense and suspenseful, like a film score.", mcq).answer == "B"
+    assert read_reply("The lead instrument is the trumpet.", mcq).answer == "C"

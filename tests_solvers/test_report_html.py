@@ -200,6 +200,11 @@ def test_missing_or_unembeddable_figure_is_a_clear_error(tmp_path):
 # --- In a real browser -------------------------------------------------------------------------
 
 
+# A cold Chromium on a loaded 2-core machine (a full make test beside other work) took over
+# 30 s to answer its first DevTools call; the wait only bounds a hung browser.
+BROWSER_WAIT_S = 120.0
+
+
 def chromium_path() -> str:
     found = os.environ.get("EARTEST_CHROMIUM") or shutil.which("chromium")
     if not found or not os.access(found, os.X_OK):
@@ -238,7 +243,8 @@ class Browser:
         self.events: list[dict] = []
         self.session: str | None = None
 
-    def call(self, method: str, params: dict | None = None, timeout_s: float = 30.0) -> dict:
+    def call(self, method: str, params: dict | None = None,
+             timeout_s: float = BROWSER_WAIT_S) -> dict:
         self._last_id += 1
         message: dict = {"id": self._last_id, "method": method, "params": params or {}}
         if self.session and not method.startswith(("Target.", "Browser.")):
@@ -252,7 +258,7 @@ class Browser:
                 return reply["result"]
             self.events.append(reply)
 
-    def open(self, url: str, timeout_s: float = 30.0) -> None:
+    def open(self, url: str, timeout_s: float = BROWSER_WAIT_S) -> None:
         """Open ``url`` in a fresh tab and return once its load event has fired."""
         target = self.call("Target.createTarget", {"url": "about:blank"})["targetId"]
         self.session = self.call("Target.attachToTarget",

@@ -1,0 +1,85 @@
+"""Collect many pytest command lines quickly: import once, then fork a child per command.
+
+Each ``pytest --collect-only`` of the benchmark spends most of its CPU importing (scipy,
+pytest's plugins, the project's plugins) before it collects anything. The documented commands
+are dozens, so ``tests_solvers/test_docs_commands.py`` sends them here as JSON on stdin
+(``[{"args": [...], "env": {...}}, ...]``): this process imports what every collection needs,
+then runs each command in a forked child (``pytest.main``, output to a file), two at a time,
+and prints ``[{"returncode": rc, "output": text}, ...]``. A child starts from the imported but
+never-run modules, so each collection is as fresh as a new process.
+
+    python -m tests_solvers.docs_collect < commands.json
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+PARALLEL_CHILDREN = 2
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _warm_imports() -> None:
+    """What every collection imports anyway: pytest, xdist, the plugins the root conftest.py
+    names, and scipy.stats (the pitch catalog's). Importing them before forking is paid once;
+    it is only a speed-up, so a module that fails to import here is left to the children."""
+    names = ["pytest", "xdist.plugin", "scipy.stats"]
+    conftest = ast.parse((REPO / "conftest.py").read_text(encoding="utf-8"))
+    for node in ast.walk(conftest):
+        if isinstance(node, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == "pytest_plugins" for t in node.targets):
+            names += list(ast.literal_eval(node.value))
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            pass
+
+
+def _child(args: list[str], env: dict[str, str], output: Path) -> None:
+    """Run one collection in this forked process and leave with its exit code."""
+    code = 3
+    try:
+        import pytest
+
+        os.environ.update(env)
+        descriptor = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(descriptor, 1)
+        os.dup2(descriptor, 2)
+        code = int(pytest.main(args))
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+
+
+def collect_all(commands: list[dict]) -> list[dict]:
+    _warm_imports()
+    results: list[dict | None] = [None] * len(commands)
+    running: dict[int, tuple[int, Path]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        pending = list(enumerate(commands))
+        while pending or running:
+            while pending and len(running) < PARALLEL_CHILDREN:
+                index, command = pending.pop(0)
+                output = Path(folder) / f"{index}.out"
+                sys.stdout.flush()
+                pid = os.fork()
+                if pid == 0:
+                    _child(command["args"], command["env"], output)
+                running[pid] = (index, output)
+            pid, status = os.wait()
+            index, output = running.pop(pid)
+            text = output.read_text(errors="replace") if output.exists() else ""
+            results[index] = {"returncode": os.waitstatus_to_exitcode(status), "output": text}
+    return results  # type: ignore[return-value]
+
+
+if __name__ == "__main__":
+    json.dump(collect_all(json.load(sys.stdin)), sys.stdout)
