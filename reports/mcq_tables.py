@@ -11,14 +11,11 @@ independent; repeats of one question are not, so with several repeats it is too 
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
-from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
-
-from .assisted import ASSISTED_COLUMNS, assisted_fields, has_extractor
-from .tables import markdown_table, off_final_share
+from .assisted import ASSISTED_COLUMNS, has_extractor
+from .cells import cell_numbers
+from .tables import markdown_table
 
 GROUP_KINDS = ("all", "category", "subcategory")
 KEYS = ("model", "dataset", "condition", "shot")
@@ -34,23 +31,7 @@ def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def _cell(frame: pd.DataFrame, extractor: bool = False) -> dict:
-    excluded = frame["error_class"].isin(DENOMINATOR_EXCLUDED)
-    kept = frame[~excluded]
-    n, correct = len(kept), int(kept["correct"].astype(bool).sum())
-    low, high = wilson_interval(correct, n)
-    return {
-        "n_trials": len(frame),
-        "n_excluded": int(excluded.sum()),
-        "n": n,
-        "correct": correct,
-        "accuracy": correct / n if n else math.nan,
-        "ci_low": low,
-        "ci_high": high,
-        "ifr": int(kept["parsed_answer"].notna().sum()) / n if n else math.nan,
-        "off_final": off_final_share(kept),
-        "chance": float(kept["chance_probability"].mean()) if n else math.nan,
-        **assisted_fields(kept, extractor),
-    }
+    return cell_numbers(frame, extractor, chance=True)
 
 
 def _labels(value: object) -> list[str]:

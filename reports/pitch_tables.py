@@ -14,11 +14,11 @@ import re
 
 import pandas as pd
 
-from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 from solvers.pitch_credit import CREDIT_FIELDS
 
-from .assisted import assisted_fields, assisted_flags, assisted_suffix, has_extractor
-from .tables import markdown_table, off_final_share
+from .assisted import assisted_flags, assisted_suffix, has_extractor
+from .cells import cell_numbers, counted
+from .tables import markdown_table
 
 ANY_NOTATIONS = ("midi", "spn", "hz")  # octave-bearing notations pooled into "any"
 NOTATION_COLUMNS = ("midi", "spn", "hz", "solfege", "plain")
@@ -40,21 +40,7 @@ def _experiment_key(name: str) -> tuple:
 
 
 def _accuracy(frame: pd.DataFrame, extractor: bool = False) -> dict:
-    kept = frame[~frame["error_class"].isin(DENOMINATOR_EXCLUDED)]
-    n, correct = len(kept), int(kept["correct"].astype(bool).sum())
-    low, high = wilson_interval(correct, n)
-    return {
-        "n": n,
-        "n_excluded": len(frame) - n,
-        "correct": correct,
-        "accuracy": correct / n if n else math.nan,
-        "ci_low": low,
-        "ci_high": high,
-        "ifr": (kept["parsed_answer"].notna().sum() / n) if n else math.nan,
-        "off_final": off_final_share(kept),
-        "chance": float(kept["chance_probability"].mean()) if n else math.nan,
-        **assisted_fields(kept, extractor),
-    }
+    return cell_numbers(frame, extractor, chance=True)
 
 
 def any_notation_items(pitch: pd.DataFrame) -> pd.DataFrame:
@@ -74,7 +60,7 @@ def any_notation_items(pitch: pd.DataFrame) -> pd.DataFrame:
             pool = group[group["notation"] != "solfege"]
         if pool.empty:
             continue
-        kept = pool[~pool["error_class"].isin(DENOMINATOR_EXCLUDED)]
+        kept = counted(pool)
         rows.append({
             "model": model, "experiment": experiment, "item_id": item_id,
             "correct": bool(kept["correct"].astype(bool).any()),
@@ -211,12 +197,13 @@ def partial_credit_summary(df: pd.DataFrame) -> pd.DataFrame:
     for (model, experiment, notation), group in pitch.groupby(
         ["model", "experiment", "notation"], sort=False
     ):
-        kept = group[~group["error_class"].isin(DENOMINATOR_EXCLUDED)]
+        kept = counted(group)
         credits = [c if isinstance(c, dict) else {} for c in kept["partial_credit"]]
         present = {name for credit in credits for name in credit}
-        n = len(kept)
+        numbers = cell_numbers(group)
+        n = numbers["n"]
         row: dict = {"model": model, "experiment": experiment, "notation": notation, "n": n,
-                     "accuracy": kept["correct"].astype(bool).mean() if n else math.nan}
+                     "accuracy": numbers["accuracy"]}
         for name in SHARE_CREDITS:
             if name in present and n:
                 row[name] = sum(credit.get(name, 0.0) for credit in credits) / n
