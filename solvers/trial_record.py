@@ -150,7 +150,8 @@ class TrialRecord:
     def flat(self) -> dict:
         """The row the reports read: the JSON object with ``details`` spread into columns."""
         data = self.to_json()
-        return {**data, **data.pop("details")}
+        details = data.pop("details")
+        return {**data, **details}
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TrialRecord:

@@ -92,7 +92,10 @@ def test_the_tables_read_every_family_as_flat_columns(family_runs, tmp_path):
     assert pitch["experiment"].notna().all() and pitch["notation"].notna().all()
     mcq = df[df["family"] == "mcq"]
     assert mcq["condition"].notna().all() and mcq["repeat"].notna().all()
-    assert df[df["family"] == "core"]["solver_verdict"].isna().all()  # standalone/cot: no solver
+    core = df[df["family"] == "core"]
+    logiclm = core["strategy"] == "logiclm"
+    assert logiclm.any() and core[logiclm]["solver_verdict"].notna().all()
+    assert core[~logiclm]["solver_verdict"].isna().all()  # no solver without a schema
 
 
 # --- The loader's one clear error --------------------------------------------------------------
