@@ -30,10 +30,6 @@ def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
     return df[df["family"] == "mcq"].copy()
 
 
-def _cell(frame: pd.DataFrame, extractor: bool = False) -> dict:
-    return cell_numbers(frame, extractor, chance=True)
-
-
 def _labels(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
@@ -47,13 +43,14 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, group in mcq.groupby(list(KEYS), sort=False):
         base = dict(zip(KEYS, key, strict=True))
-        rows.append({**base, "group_kind": "all", "group": "all", **_cell(group, extractor)})
+        rows.append({**base, "group_kind": "all", "group": "all",
+                     **cell_numbers(group, extractor, chance=True)})
         for kind, column in (("category", "categories"), ("subcategory", "subcategories")):
             labels = group[column].map(_labels)
             for label in sorted({label for values in labels for label in values}):
                 members = group[labels.map(lambda values, label=label: label in values)]
                 rows.append({**base, "group_kind": kind, "group": label,
-                             **_cell(members, extractor)})
+                             **cell_numbers(members, extractor, chance=True)})
     summary = pd.DataFrame(rows, columns=[*SUMMARY_COLUMNS,
                                           *(ASSISTED_COLUMNS if extractor else ())])
     if summary.empty:

@@ -39,10 +39,6 @@ def _experiment_key(name: str) -> tuple:
     return (match.group(1), int(match.group(2)), match.group(3)) if match else (name, 0, "")
 
 
-def _accuracy(frame: pd.DataFrame, extractor: bool = False) -> dict:
-    return cell_numbers(frame, extractor, chance=True)
-
-
 def any_notation_items(pitch: pd.DataFrame) -> pd.DataFrame:
     """One row per (model, experiment, item): correct if any octave-bearing notation was right.
 
@@ -86,11 +82,11 @@ def pitch_summary(df: pd.DataFrame) -> pd.DataFrame:
         ["model", "experiment", "notation"], sort=False
     ):
         rows.append({"model": model, "experiment": experiment, "notation": notation,
-                     **_accuracy(group, extractor)})
+                     **cell_numbers(group, extractor, chance=True)})
     anyn = any_notation_items(pitch)
     for (model, experiment), group in anyn.groupby(["model", "experiment"], sort=False):
         rows.append({"model": model, "experiment": experiment, "notation": "any",
-                     **_accuracy(group, extractor)})
+                     **cell_numbers(group, extractor, chance=True)})
     return _in_experiment_order(pd.DataFrame(rows))
 
 
@@ -158,14 +154,14 @@ def mcq_inflation(df: pd.DataFrame) -> pd.DataFrame:
     extractor = has_extractor(pitch)
     rows = []
     for model, group in mcq.groupby("model", sort=False):
-        open_ = _accuracy(anyn[(anyn["model"] == model) & (anyn["experiment"] == "a1")],
-                          extractor)
+        open_ = cell_numbers(anyn[(anyn["model"] == model) & (anyn["experiment"] == "a1")],
+                             extractor, chance=True)
         rows.append({"model": model, "condition": "open answer (A1, any notation)", **open_})
         spacing = group["params"].map(
             lambda p: p.get(MCQ_SPACING_PARAM) if isinstance(p, dict) else None
         )
         for value in sorted(spacing.dropna().unique()):
-            cell = _accuracy(group[spacing == value], extractor)
+            cell = cell_numbers(group[spacing == value], extractor, chance=True)
             rows.append({"model": model, "condition": f"MCQ, distractors {value} semitones apart",
                          **cell, "gain": cell["accuracy"] - open_["accuracy"]})
     return pd.DataFrame(rows)

@@ -27,8 +27,9 @@ pytest_plugins = ["pytester"]
 
 def _record(model: str, trial_id: str, correct: bool) -> dict:
     task, modality, shot, strategy, _ = trial_id.split("/")
-    return {"model": model, "trial_id": trial_id, "task": task, "modality": modality,
-            "shot": shot, "strategy": strategy, "correct": correct, "error_class": None,
+    return {"record_version": 1, "model": model, "trial_id": trial_id, "task": task,
+            "modality": modality, "shot": shot, "strategy": strategy, "correct": correct,
+            "error_class": None,
             "truth": "A", "parsed_answer": "A" if correct else "B", "turns": []}
 
 
