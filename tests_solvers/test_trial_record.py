@@ -22,7 +22,11 @@ from statsmodels.stats.proportion import proportion_confint
 from fixtures import runner
 from fixtures.backends.base import GenerationSettings
 from fixtures.backends.offline import OracleBackend
+from fixtures.mcq import presentation
+from fixtures.mcq import trial as mcq_trial
 from fixtures.mcq.synthetic import make_synthetic
+from fixtures.pitch import questions
+from fixtures.pitch import trial as pitch_trial
 from fixtures.runner import Trial, run_trial_sync
 from fixtures.task_version import task_version
 from fixtures.tasks import prompting
@@ -79,8 +83,15 @@ def test_each_familys_real_records_round_trip_through_the_schema(family_runs, fa
         assert "details" not in row
         assert {f.name: row[f.name] for f in fields(DETAILS[family])} == data["details"]
         assert row["correct"] is True  # the oracle
-    versions = {data["task_version"] for data in records}
-    assert len(versions) == 1 and versions.pop().startswith("s1-")
+    assert {data["task_version"] for data in records} == {EXPECTED_VERSION[family]()}
+
+
+EXPECTED_VERSION = {  # each family's prompt files and scoring version, as its records name them
+    "core": lambda: task_version((prompting.PROMPTS_DIR / "chord.toml",
+                                  prompting.PROMPTS_DIR / "repair.toml"), runner.SCORING_VERSION),
+    "pitch": lambda: task_version((questions.PROMPTS_PATH,), pitch_trial.SCORING_VERSION),
+    "mcq": lambda: task_version((presentation.PROMPTS_FILE,), mcq_trial.SCORING_VERSION),
+}
 
 
 def test_the_tables_read_every_family_as_flat_columns(family_runs, tmp_path):
