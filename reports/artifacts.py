@@ -42,6 +42,38 @@ def pooled_by_modality(summary: pd.DataFrame) -> pd.DataFrame:
     return sums
 
 
+def usage_lines(usage: dict[str, dict]) -> list[str]:
+    """The end-of-run account per model: new requests and their cost, replays apart."""
+    lines = []
+    for model, entry in usage.items():
+        tokens = entry["input_tokens"] + entry["output_tokens"]
+        if not tokens and not entry["cached_requests"]:
+            continue  # an offline model: nothing was asked of anyone
+        cost = entry.get("new_cost_usd")
+        shown = "no list price" if cost is None else f"estimated ${cost:.4f}"
+        lines.append(f"eartest: {model}: {entry['new_requests']} new requests ({shown}), "
+                     f"{entry['cached_requests']} answered from the cache of earlier runs")
+    return lines
+
+
+def compact_table(pooled) -> list[str]:
+    """Accuracy per model and task, audio vs MIDI, pooled over shots and strategies."""
+    assisted = "assisted_accuracy" in pooled.columns  # a run with --answer-extractor
+    lines = [f"{'model':<16} {'task':<14} {'modality':<8} {'accuracy':>9} {'n':>5} {'excl':>5}"
+             + (f" {'assisted':>9}" if assisted else "")]
+    for (model, task, modality), row in pooled.iterrows():
+        lines.append(
+            f"{model:<16} {task:<14} {modality:<8} {_percent(row['accuracy']):>9} "
+            f"{int(row['n']):>5} {int(row['n_excluded']):>5}"
+            + (f" {_percent(row['assisted_accuracy']):>9}" if assisted else "")
+        )
+    return lines
+
+
+def _percent(value: float) -> str:
+    return "n/a" if value != value else f"{100 * value:.1f}%"
+
+
 def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
     """Tokens, estimated cost and cache use per model, for the run summary."""
     usage: dict[str, dict] = {}

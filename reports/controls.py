@@ -23,8 +23,9 @@ import math
 
 import pandas as pd
 
-from solvers.metrics import DENOMINATOR_EXCLUDED, exact_binomial_sf
+from solvers.metrics import exact_binomial_sf
 
+from .cells import excluded
 from .tables import CELL_KEYS, CHANCE, markdown_table, order_rank
 
 ALPHA = 0.05
@@ -54,9 +55,8 @@ def real_records(df: pd.DataFrame) -> pd.DataFrame:
 
 def _verdicts(frame: pd.DataFrame) -> pd.Series:
     """Each record's verdict: True/False, or None when excluded from the denominator."""
-    excluded = frame["error_class"].isin(DENOMINATOR_EXCLUDED)
     right = frame["correct"].map(lambda v: False if pd.isna(v) else bool(v))
-    return right.where(~excluded, None)
+    return right.where(~excluded(frame), None)
 
 
 def paired_controls(df: pd.DataFrame) -> pd.DataFrame:

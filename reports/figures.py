@@ -14,7 +14,6 @@ chunk so that the same records always give the same bytes (a report can then be 
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -27,8 +26,7 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.transforms import Bbox
 
-from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
-
+from .cells import cell_numbers
 from .tables import CHANCE, MODALITY_ORDER, TASK_ORDER, transcription_f1
 
 DPI = 110
@@ -87,16 +85,13 @@ def modality_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     95 %); accuracy and bounds are NaN for a group whose every trial was excluded.
     """
     keys = ["task", "model", "modality"]
+    columns = ["n", "correct", "accuracy", "ci_low", "ci_high"]
     rows = []
     for key, group in df.groupby(keys, sort=True):
-        kept = group[~group["error_class"].isin(DENOMINATOR_EXCLUDED)]
-        n = len(kept)
-        correct = int(kept["correct"].astype(bool).sum())
-        low, high = wilson_interval(correct, n)
-        rows.append({**dict(zip(keys, key, strict=True)), "n": n, "correct": correct,
-                     "accuracy": correct / n if n else math.nan, "ci_low": low, "ci_high": high})
-    columns = [*keys, "n", "correct", "accuracy", "ci_low", "ci_high"]
-    return pd.DataFrame(rows, columns=columns)
+        numbers = cell_numbers(group)
+        rows.append({**dict(zip(keys, key, strict=True)),
+                     **{name: numbers[name] for name in columns}})
+    return pd.DataFrame(rows, columns=[*keys, *columns])
 
 
 def accuracy_by_modality(df: pd.DataFrame) -> Figure:

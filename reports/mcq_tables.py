@@ -11,14 +11,11 @@ independent; repeats of one question are not, so with several repeats it is too 
 
 from __future__ import annotations
 
-import math
-
 import pandas as pd
 
-from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
-
-from .assisted import ASSISTED_COLUMNS, assisted_fields, has_extractor
-from .tables import markdown_table, off_final_share
+from .assisted import ASSISTED_COLUMNS, has_extractor
+from .cells import cell_numbers
+from .tables import markdown_table
 
 GROUP_KINDS = ("all", "category", "subcategory")
 KEYS = ("model", "dataset", "condition", "shot")
@@ -31,26 +28,6 @@ def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
     if "family" not in df.columns:
         return df.iloc[0:0]
     return df[df["family"] == "mcq"].copy()
-
-
-def _cell(frame: pd.DataFrame, extractor: bool = False) -> dict:
-    excluded = frame["error_class"].isin(DENOMINATOR_EXCLUDED)
-    kept = frame[~excluded]
-    n, correct = len(kept), int(kept["correct"].astype(bool).sum())
-    low, high = wilson_interval(correct, n)
-    return {
-        "n_trials": len(frame),
-        "n_excluded": int(excluded.sum()),
-        "n": n,
-        "correct": correct,
-        "accuracy": correct / n if n else math.nan,
-        "ci_low": low,
-        "ci_high": high,
-        "ifr": int(kept["parsed_answer"].notna().sum()) / n if n else math.nan,
-        "off_final": off_final_share(kept),
-        "chance": float(kept["chance_probability"].mean()) if n else math.nan,
-        **assisted_fields(kept, extractor),
-    }
 
 
 def _labels(value: object) -> list[str]:
@@ -66,13 +43,14 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for key, group in mcq.groupby(list(KEYS), sort=False):
         base = dict(zip(KEYS, key, strict=True))
-        rows.append({**base, "group_kind": "all", "group": "all", **_cell(group, extractor)})
+        rows.append({**base, "group_kind": "all", "group": "all",
+                     **cell_numbers(group, extractor, chance=True)})
         for kind, column in (("category", "categories"), ("subcategory", "subcategories")):
             labels = group[column].map(_labels)
             for label in sorted({label for values in labels for label in values}):
                 members = group[labels.map(lambda values, label=label: label in values)]
                 rows.append({**base, "group_kind": kind, "group": label,
-                             **_cell(members, extractor)})
+                             **cell_numbers(members, extractor, chance=True)})
     summary = pd.DataFrame(rows, columns=[*SUMMARY_COLUMNS,
                                           *(ASSISTED_COLUMNS if extractor else ())])
     if summary.empty:

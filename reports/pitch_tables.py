@@ -14,11 +14,11 @@ import re
 
 import pandas as pd
 
-from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 from solvers.pitch_credit import CREDIT_FIELDS
 
-from .assisted import assisted_fields, assisted_flags, assisted_suffix, has_extractor
-from .tables import markdown_table, off_final_share
+from .assisted import assisted_flags, assisted_suffix, has_extractor
+from .cells import cell_numbers, counted
+from .tables import markdown_table
 
 ANY_NOTATIONS = ("midi", "spn", "hz")  # octave-bearing notations pooled into "any"
 NOTATION_COLUMNS = ("midi", "spn", "hz", "solfege", "plain")
@@ -39,24 +39,6 @@ def _experiment_key(name: str) -> tuple:
     return (match.group(1), int(match.group(2)), match.group(3)) if match else (name, 0, "")
 
 
-def _accuracy(frame: pd.DataFrame, extractor: bool = False) -> dict:
-    kept = frame[~frame["error_class"].isin(DENOMINATOR_EXCLUDED)]
-    n, correct = len(kept), int(kept["correct"].astype(bool).sum())
-    low, high = wilson_interval(correct, n)
-    return {
-        "n": n,
-        "n_excluded": len(frame) - n,
-        "correct": correct,
-        "accuracy": correct / n if n else math.nan,
-        "ci_low": low,
-        "ci_high": high,
-        "ifr": (kept["parsed_answer"].notna().sum() / n) if n else math.nan,
-        "off_final": off_final_share(kept),
-        "chance": float(kept["chance_probability"].mean()) if n else math.nan,
-        **assisted_fields(kept, extractor),
-    }
-
-
 def any_notation_items(pitch: pd.DataFrame) -> pd.DataFrame:
     """One row per (model, experiment, item): correct if any octave-bearing notation was right.
 
@@ -74,7 +56,7 @@ def any_notation_items(pitch: pd.DataFrame) -> pd.DataFrame:
             pool = group[group["notation"] != "solfege"]
         if pool.empty:
             continue
-        kept = pool[~pool["error_class"].isin(DENOMINATOR_EXCLUDED)]
+        kept = counted(pool)
         rows.append({
             "model": model, "experiment": experiment, "item_id": item_id,
             "correct": bool(kept["correct"].astype(bool).any()),
@@ -100,11 +82,11 @@ def pitch_summary(df: pd.DataFrame) -> pd.DataFrame:
         ["model", "experiment", "notation"], sort=False
     ):
         rows.append({"model": model, "experiment": experiment, "notation": notation,
-                     **_accuracy(group, extractor)})
+                     **cell_numbers(group, extractor, chance=True)})
     anyn = any_notation_items(pitch)
     for (model, experiment), group in anyn.groupby(["model", "experiment"], sort=False):
         rows.append({"model": model, "experiment": experiment, "notation": "any",
-                     **_accuracy(group, extractor)})
+                     **cell_numbers(group, extractor, chance=True)})
     return _in_experiment_order(pd.DataFrame(rows))
 
 
@@ -172,14 +154,14 @@ def mcq_inflation(df: pd.DataFrame) -> pd.DataFrame:
     extractor = has_extractor(pitch)
     rows = []
     for model, group in mcq.groupby("model", sort=False):
-        open_ = _accuracy(anyn[(anyn["model"] == model) & (anyn["experiment"] == "a1")],
-                          extractor)
+        open_ = cell_numbers(anyn[(anyn["model"] == model) & (anyn["experiment"] == "a1")],
+                             extractor, chance=True)
         rows.append({"model": model, "condition": "open answer (A1, any notation)", **open_})
         spacing = group["params"].map(
             lambda p: p.get(MCQ_SPACING_PARAM) if isinstance(p, dict) else None
         )
         for value in sorted(spacing.dropna().unique()):
-            cell = _accuracy(group[spacing == value], extractor)
+            cell = cell_numbers(group[spacing == value], extractor, chance=True)
             rows.append({"model": model, "condition": f"MCQ, distractors {value} semitones apart",
                          **cell, "gain": cell["accuracy"] - open_["accuracy"]})
     return pd.DataFrame(rows)
@@ -211,12 +193,13 @@ def partial_credit_summary(df: pd.DataFrame) -> pd.DataFrame:
     for (model, experiment, notation), group in pitch.groupby(
         ["model", "experiment", "notation"], sort=False
     ):
-        kept = group[~group["error_class"].isin(DENOMINATOR_EXCLUDED)]
+        kept = counted(group)
         credits = [c if isinstance(c, dict) else {} for c in kept["partial_credit"]]
         present = {name for credit in credits for name in credit}
-        n = len(kept)
+        numbers = cell_numbers(group)
+        n = numbers["n"]
         row: dict = {"model": model, "experiment": experiment, "notation": notation, "n": n,
-                     "accuracy": kept["correct"].astype(bool).mean() if n else math.nan}
+                     "accuracy": numbers["accuracy"]}
         for name in SHARE_CREDITS:
             if name in present and n:
                 row[name] = sum(credit.get(name, 0.0) for credit in credits) / n

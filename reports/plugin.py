@@ -248,8 +248,9 @@ class RecordPlugin:
         config = self.config
         self._fail_for_earlier_wrong_answers(session, df)
         real = controls.real_records(df)  # control trials have their own table and lines
-        self.lines += usage_lines(artifacts.usage_by_model(df))
-        self.lines += compact_table(artifacts.pooled_by_modality(tables.cell_summary(real)))
+        self.lines += artifacts.usage_lines(artifacts.usage_by_model(df))
+        pooled = artifacts.pooled_by_modality(tables.cell_summary(real))
+        self.lines += artifacts.compact_table(pooled)
         extractors = assisted.extractor_models(df)
         if extractors:
             self.lines.append(f"eartest: answer extractor {', '.join(extractors)} read the "
@@ -352,38 +353,6 @@ class RecordPlugin:
             terminalreporter.write_line(line)
 
 
-def usage_lines(usage: dict[str, dict]) -> list[str]:
-    """The end-of-run account per model: new requests and their cost, replays apart."""
-    lines = []
-    for model, entry in usage.items():
-        tokens = entry["input_tokens"] + entry["output_tokens"]
-        if not tokens and not entry["cached_requests"]:
-            continue  # an offline model: nothing was asked of anyone
-        cost = entry.get("new_cost_usd")
-        shown = "no list price" if cost is None else f"estimated ${cost:.4f}"
-        lines.append(f"eartest: {model}: {entry['new_requests']} new requests ({shown}), "
-                     f"{entry['cached_requests']} answered from the cache of earlier runs")
-    return lines
-
-
-def compact_table(pooled) -> list[str]:
-    """Accuracy per model and task, audio vs MIDI, pooled over shots and strategies."""
-    assisted = "assisted_accuracy" in pooled.columns  # a run with --answer-extractor
-    lines = [f"{'model':<16} {'task':<14} {'modality':<8} {'accuracy':>9} {'n':>5} {'excl':>5}"
-             + (f" {'assisted':>9}" if assisted else "")]
-    for (model, task, modality), row in pooled.iterrows():
-        lines.append(
-            f"{model:<16} {task:<14} {modality:<8} {_percent(row['accuracy']):>9} "
-            f"{int(row['n']):>5} {int(row['n_excluded']):>5}"
-            + (f" {_percent(row['assisted_accuracy']):>9}" if assisted else "")
-        )
-    return lines
-
-
-def _percent(value: float) -> str:
-    return "n/a" if value != value else f"{100 * value:.1f}%"
-
-
 def is_bench_run(config: pytest.Config) -> bool:
     """Whether the run's paths are inside ``bench/`` (``pytest`` alone runs ``testpaths``)."""
     bench = REPO_ROOT / "bench"
@@ -420,6 +389,6 @@ def record(request: pytest.FixtureRequest):
     """``record(result)``: attach the trial's JSON record to this test's report."""
 
     def _record(result) -> None:
-        request.node.user_properties.append((RECORD_PROPERTY, result.record()))
+        request.node.user_properties.append((RECORD_PROPERTY, result.record().to_json()))
 
     return _record

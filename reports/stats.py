@@ -24,6 +24,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, mcnemar_exact
 
+from .cells import counted
 from .tables import CANONICAL_ORDER, TASK_ORDER
 
 GLMM_TERMS = ("model", "modality", "model:modality")
@@ -82,10 +83,10 @@ def glmm_by_task(df: pd.DataFrame) -> pd.DataFrame | None:
     _require(df, ("model", "task", "modality", "item_id", "correct", "error_class"))
     if df["model"].nunique() < 2:
         return None
-    counted = df[~df["error_class"].isin(DENOMINATOR_EXCLUDED)]
+    kept = counted(df)
     rows: list[dict] = []
     for task in _in_order(df["task"], TASK_ORDER):
-        rows += _task_glmm(task, counted[counted["task"] == task])
+        rows += _task_glmm(task, kept[kept["task"] == task])
     table = pd.DataFrame(rows, columns=list(GLMM_COLUMNS))
     table["df"] = table["df"].astype("Int64")
     return table

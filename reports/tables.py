@@ -18,15 +18,15 @@ import pandas as pd
 
 from solvers.logic import CHORD_LETTER_BY_QUALITY
 from solvers.metrics import (
-    DENOMINATOR_EXCLUDED,
     TRANSCRIPTION_KEYS,
     f1_from_counts,
     precision_recall,
     transcription_counts,
-    wilson_interval,
 )
+from solvers.trial_record import RecordError, row_from_json
 
-from .assisted import ASSISTED_COLUMNS, assisted_fields, assisted_suffix, has_extractor
+from .assisted import ASSISTED_COLUMNS, assisted_suffix, has_extractor
+from .cells import cell_numbers, counted
 
 CELL_KEYS = ("model", "task", "modality", "shot", "strategy")
 TASK_ORDER = ("syncopation", "transposition", "chord")
@@ -58,8 +58,6 @@ REQUIRED_FIELDS = (*CELL_KEYS, "trial_id", "truth", "parsed_answer", "correct", 
 SUMMARY_COLUMNS = (
     "n_trials", "n_excluded", "n", "correct", "accuracy", "ci_low", "ci_high", "ifr", "off_final",
 )
-# Where an answer read from a Final Answer line was found (solvers.reply_spans sources).
-FINAL_LINE_SOURCES = ("final_line", "final_block")
 
 PathLike = str | os.PathLike[str]
 
@@ -74,13 +72,17 @@ def load_records(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
     only once: a duplicate means two runs disagree about the same trial, and picking one would
     silently change a score. A ``source`` column names the file each row came from.
 
+    Each line is validated against :class:`solvers.trial_record.TrialRecord` (records of the
+    previous shape, ``record_version`` 1, are read as they are) and flattened: a family's
+    ``details`` become columns, so every table reads one flat frame.
+
     Raises
     ------
     FileNotFoundError
         If a path is neither a run directory holding ``trials.jsonl`` nor an existing file.
     ValueError
-        For a line that is not a JSON object with the required fields (naming file and line
-        number), or a duplicate (model, trial_id).
+        For a line that is not a valid trial record (naming file, line number and field), or a
+        duplicate (model, trial_id).
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
@@ -113,15 +115,11 @@ def load_records(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
 
 def _parse_line(line: str, path: Path, number: int) -> dict:
     try:
-        record = json.loads(line)
+        return row_from_json(json.loads(line))
     except json.JSONDecodeError as exc:
         raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
-    if not isinstance(record, dict):
-        raise ValueError(f"{path}:{number}: expected a JSON object, got {type(record).__name__}")
-    missing = [name for name in REQUIRED_FIELDS if name not in record]
-    if missing:
-        raise ValueError(f"{path}:{number}: record lacks field(s) {', '.join(missing)}")
-    return record
+    except RecordError as exc:
+        raise ValueError(f"{path}:{number}: not a trial record: {exc}") from None
 
 
 # --- Accuracy per cell -------------------------------------------------------------------------
@@ -142,26 +140,11 @@ def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
     extractor = has_extractor(df)
     rows = []
     for key, group in df.groupby(list(CELL_KEYS), sort=False):
-        excluded = group["error_class"].isin(DENOMINATOR_EXCLUDED)
-        kept = group[~excluded]
-        n = len(kept)
-        correct = int(kept["correct"].astype(bool).sum())
-        answered = int(kept["parsed_answer"].notna().sum())
-        low, high = wilson_interval(correct, n)
         counts = group["error_class"].value_counts()
         rows.append(
             {
                 **dict(zip(CELL_KEYS, key, strict=True)),
-                "n_trials": len(group),
-                "n_excluded": int(excluded.sum()),
-                "n": n,
-                "correct": correct,
-                "accuracy": correct / n if n else math.nan,
-                "ci_low": low,
-                "ci_high": high,
-                "ifr": answered / n if n else math.nan,
-                **assisted_fields(kept, extractor),
-                "off_final": off_final_share(kept),
+                **cell_numbers(group, extractor),
                 **{name: int(counts.get(name, 0)) for name in classes},
             }
         )
@@ -174,18 +157,6 @@ def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
         ignore_index=True,
     )
     return summary.set_index(list(CELL_KEYS))
-
-
-def off_final_share(frame: pd.DataFrame) -> float:
-    """Share of the answers read that were not on a ``Final Answer`` line (boxed, a sentence,
-    the last line...): format drift, apart from hearing. NaN when no answer has a source
-    (LogicLM verdicts, records older than the ``answer_source`` field)."""
-    if "answer_source" not in frame.columns:
-        return math.nan
-    read = frame[frame["parsed_answer"].notna() & frame["answer_source"].notna()]
-    if not len(read):
-        return math.nan
-    return float((~read["answer_source"].isin(FINAL_LINE_SOURCES)).mean())
 
 
 def with_rendition_in_task(df: pd.DataFrame) -> pd.DataFrame:
@@ -341,7 +312,7 @@ def transcription_f1(df: pd.DataFrame, by_model: bool = False) -> pd.DataFrame:
     """
     keys = ["model"] if by_model else []
     keys += ["task", "label", "modality"]
-    logiclm = df[(df["strategy"] == "logiclm") & ~df["error_class"].isin(DENOMINATOR_EXCLUDED)]
+    logiclm = counted(df[df["strategy"] == "logiclm"])
     truths = logiclm.get("truth_transcription", pd.Series([[0]] * len(logiclm), dtype=object))
     has_truth = truths.map(lambda t: isinstance(t, list) and bool(t)).to_numpy(dtype=bool)
     without_truth = int((~has_truth).sum())

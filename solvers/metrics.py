@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass
 from itertools import zip_longest
 from statistics import NormalDist
 
@@ -68,6 +69,48 @@ def wilson_interval(successes: int, n: int, confidence: float = 0.95) -> tuple[f
     low = 0.0 if successes == 0 else max(0.0, min(p_hat, centre - half))
     high = 1.0 if successes == n else min(1.0, max(p_hat, centre + half))
     return (low, high)
+
+
+@dataclass(frozen=True)
+class CellNumbers:
+    """The numbers of one table cell (a group of trials) under the denominator policy."""
+
+    n_trials: int  # every trial of the cell
+    n_excluded: int  # left out of the denominator (DENOMINATOR_EXCLUDED), shown beside it
+    n: int  # the denominator: the paper's EffectiveTotal
+    correct: int
+    accuracy: float  # correct / n; NaN when n == 0
+    ci_low: float  # Wilson interval at ``confidence``; NaN when n == 0
+    ci_high: float
+    ifr: float  # instruction-following rate: answered / n (an answer was read at all)
+
+    def as_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+def cell_numbers(
+    n_trials: int, n_excluded: int, correct: int, answered: int, confidence: float = 0.95
+) -> CellNumbers:
+    """The one computation of a cell's numbers that every table, figure and gate shows.
+
+    ``correct`` and ``answered`` count among the ``n_trials - n_excluded`` counted trials.
+
+    Raises
+    ------
+    ValueError
+        For counts that cannot belong together (negative, more excluded than trials, more
+        correct or answered than counted).
+    """
+    n = n_trials - n_excluded
+    if min(n_trials, n_excluded, correct, answered) < 0 or n < 0 or max(correct, answered) > n:
+        raise ValueError(f"inconsistent cell counts: n_trials={n_trials}, n_excluded="
+                         f"{n_excluded}, correct={correct}, answered={answered}")
+    low, high = wilson_interval(correct, n, confidence)
+    return CellNumbers(
+        n_trials=n_trials, n_excluded=n_excluded, n=n, correct=correct,
+        accuracy=correct / n if n else math.nan, ci_low=low, ci_high=high,
+        ifr=answered / n if n else math.nan,
+    )
 
 
 # --- Set precision / recall / F1 ---------------------------------------------------------------

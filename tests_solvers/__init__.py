@@ -2,3 +2,13 @@
 # The core tasks' bench, for tests that run it in a subprocess (the pitch experiments have
 # their own, much larger, runs and tests).
 CORE_BENCH = ("bench", "--ignore=bench/test_pitch")
+
+
+def trial_row(line: str) -> dict:
+    """One line of a run's ``trials.jsonl`` as the reports read it: validated against the
+    record schema, a family's ``details`` spread into columns."""
+    import json
+
+    from solvers.trial_record import row_from_json
+
+    return row_from_json(json.loads(line))

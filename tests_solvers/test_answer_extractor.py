@@ -32,13 +32,12 @@ from fixtures.pitch.catalog import pitch_items
 from fixtures.pitch.trial import PitchTrial
 from fixtures.runner import Trial, run_trial_sync
 from fixtures.tasks.catalog import items_for
-from reports.artifacts import pooled_by_modality
+from reports.artifacts import compact_table, pooled_by_modality
 from reports.assisted import ASSISTED_COLUMNS
 from reports.mcq_tables import mcq_summary, mcq_table
 from reports.pitch_tables import pitch_summary, pitch_table
-from reports.plugin import compact_table
 from reports.tables import cell_summary, table1_csv, table1_markdown
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, text
 
@@ -72,7 +71,7 @@ def test_reader_failures_are_the_final_answer_ones_only():
 def test_a_readable_reply_is_never_sent_to_the_extractor(strategy):
     result, extractor = _core(strategy, ["Final Answer: A"], [])
     assert extractor.requests == []
-    record = result.record()
+    record = result.record().flat()
     assert record["extractor_model"] == "reader-model"
     assert record["extracted_answer"] is None and record["extractor_turns"] == []
     assert record["assisted_correct"] is record["correct"] is False
@@ -82,7 +81,7 @@ def test_a_readable_reply_is_never_sent_to_the_extractor(strategy):
 def test_an_unreadable_reply_is_read_by_the_extractor_and_scored_apart(strategy):
     result, extractor = _core(strategy, [UNREADABLE], ["Final Answer: D"])
     assert len(extractor.requests) == 1
-    record = result.record()
+    record = result.record().flat()
     assert record["error_class"] == "no_final_answer" and record["correct"] is False  # strict
     assert record["parsed_answer"] is None
     assert record["extracted_answer"] == "D" and record["assisted_correct"] is True
@@ -93,8 +92,8 @@ def test_an_unreadable_reply_is_read_by_the_extractor_and_scored_apart(strategy)
 
 def test_a_wrong_extracted_answer_is_not_assisted_credit():
     result, _ = _core("cot", [UNREADABLE], ["Final Answer: B"])
-    assert result.record()["extracted_answer"] == "B"
-    assert result.record()["assisted_correct"] is False
+    assert result.record().flat()["extracted_answer"] == "B"
+    assert result.record().flat()["assisted_correct"] is False
 
 
 @pytest.mark.parametrize("reply", ["Final Answer: none", "**Final Answer:** None.",
@@ -102,20 +101,20 @@ def test_a_wrong_extracted_answer_is_not_assisted_credit():
 def test_none_means_no_answer(reply):
     assert commits_to_none(reply)
     result, _ = _core("standalone", [UNREADABLE], [reply])
-    assert result.record()["extracted_answer"] is None
-    assert result.record()["assisted_correct"] is False
+    assert result.record().flat()["extracted_answer"] is None
+    assert result.record().flat()["assisted_correct"] is False
 
 
 def test_the_extractor_reply_goes_through_the_reader_rules():
     """An extractor answer that is not a valid option is no answer, as for the model."""
     result, _ = _core("standalone", [UNREADABLE], ["Final Answer: Z"])
-    assert result.record()["extracted_answer"] is None
+    assert result.record().flat()["extracted_answer"] is None
 
 
 def test_a_failed_extractor_call_leaves_no_answer():
     result, _ = _core("standalone", [UNREADABLE],
                       [Response(text="", finish_reason="error", error="HTTP 503")])
-    record = result.record()
+    record = result.record().flat()
     assert record["extracted_answer"] is None and record["assisted_correct"] is False
     assert record["extractor_turns"][0]["finish_reason"] == "error"
 
@@ -130,7 +129,7 @@ def test_logiclm_failures_never_reach_the_extractor():
 def test_without_an_extractor_the_record_is_unchanged():
     result, _ = _core("standalone", [UNREADABLE], None)
     assert not {"extractor_model", "extracted_answer", "assisted_correct",
-                "extractor_turns"} & set(result.record())
+                "extractor_turns"} & set(result.record().flat())
 
 
 # --- What the extractor is shown ------------------------------------------------------------
@@ -154,7 +153,7 @@ def test_mcq_trials_share_the_hook_and_the_option_reader():
     flute = next(letter for letter, text in trial.options.items() if text == "a flute")
     extractor = ScriptedBackend(replies=[f"Final Answer: {flute}"], name="reader-model")
     result = run_trial_sync(backend, trial, SETTINGS, extractor)
-    record = result.record()
+    record = result.record().flat()
     assert record["error_class"] == "no_option_named" and record["correct"] is False
     assert record["extracted_answer"] == flute and record["assisted_correct"] is True
     shown = extractor.requests[0].turns[0].text
@@ -166,7 +165,7 @@ def test_pitch_trials_share_the_hook_and_the_pitch_scorer():
     backend = ScriptedBackend(replies=["That one is hard to pin down exactly."])
     extractor = ScriptedBackend(replies=[f"Final Answer: {item.truth[0]}"], name="reader-model")
     result = run_trial_sync(backend, PitchTrial("subject", "midi", item), SETTINGS, extractor)
-    record = result.record()
+    record = result.record().flat()
     assert record["error_class"] in READER_FAILURES and record["correct"] is False
     assert json.loads(record["extracted_answer"]) is not None
     assert record["assisted_correct"] is True
@@ -231,7 +230,7 @@ def bench(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
 
 def records(run_dir: Path) -> dict[str, dict]:
     lines = (run_dir / "trials.jsonl").read_text().splitlines()
-    return {json.loads(line)["trial_id"]: json.loads(line) for line in lines}
+    return {trial_row(line)["trial_id"]: trial_row(line) for line in lines}
 
 
 def _subject_script(request) -> object:

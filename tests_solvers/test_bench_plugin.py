@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 
 REPO = Path(__file__).resolve().parent.parent
 CHANCE = {"syncopation": 0.20, "transposition": 0.50, "chord": 0.25}
@@ -34,7 +34,7 @@ def run_bench(*args: str, run_dir: Path | None = None, timeout_s: float = 600):
 def read_records(run_dir: Path) -> dict[str, dict]:
     records = {}
     for line in (run_dir / "trials.jsonl").read_text().splitlines():
-        record = json.loads(line)
+        record = trial_row(line)
         records[f"{record['model']}/{record['trial_id']}"] = record
     return records
 

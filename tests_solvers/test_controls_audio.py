@@ -263,11 +263,12 @@ def test_core_control_trial_asks_with_the_partners_audio_and_keeps_the_answer_ke
                                               SETTINGS).turns[-1])
     assert audio_parts(request.turns[-1]) == partner_audio
     assert request.answer_key.correct == trial.item.answer
-    record = result.record()
+    record = result.record().flat()
     assert record["control"] == "mismatched" and record["control_partner"] == trial.partner.item_id
     assert record["trial_id"].endswith("/control-mismatched") and result.correct
     real = run_trial_sync(OracleBackend(), replace(trial, control="real", partner=None), SETTINGS)
-    assert real.record()["control"] == "real" and "control_partner" not in real.record()
+    flat = real.record().flat()
+    assert flat["control"] == "real" and "control_partner" not in flat
 
 
 def test_only_mcq_trials_that_send_audio_get_controls(tmp_path):

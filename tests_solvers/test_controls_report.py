@@ -22,7 +22,7 @@ from reports.controls import (
     terminal_lines,
 )
 from solvers.metrics import exact_binomial_sf
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -143,7 +143,7 @@ def test_listener_drops_to_chance_under_noise_and_mismatch(tmp_path):
     summary = json.loads((run_dir / "summary.json").read_text())
     assert sorted(cell["n"] for cell in summary["cells"]) == [20, 20, 44]
     assert "Audio-attention controls" in (run_dir / "report.html").read_text()
-    records = [json.loads(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+    records = [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
     assert len(records) == 84 * 3
     assert {r["control"] for r in records} == {"real", "noise", "mismatched"}
 
@@ -163,7 +163,7 @@ def test_mcq_and_pitch_controls_run_with_the_oracle_perfect(tmp_path):
     result = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600,
                             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    records = [json.loads(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+    records = [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
     assert all(r["correct"] for r in records)
     controlled = {(r["task"], r["modality"], r["control"]) for r in records
                   if r["control"] != "real"}

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer, http_error
 
 REPO = Path(__file__).resolve().parent.parent
@@ -34,7 +34,7 @@ def run(*args: str, env: dict | None = None, timeout_s: float = 600):
 
 
 def records(run_dir: Path) -> list[dict]:
-    return [json.loads(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+    return [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
 
 
 # -- item 3: the SDK's own endpoint variable ------------------------------------------------------

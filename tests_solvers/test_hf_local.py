@@ -35,7 +35,7 @@ from fixtures.backends.options import BackendOptions
 from fixtures.runner import Trial, TrialResult, run_sync, run_trial, run_trial_sync
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.prompting import REPAIR_MAX_OUTPUT_TOKENS, build_request
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 from tests_solvers.hf_tiny_models import write_tiny_models
 
 SETTINGS = GenerationSettings(max_output_tokens=8)
@@ -74,7 +74,7 @@ def _trials(model: str) -> list[Trial]:
 
 def _check(result: TrialResult, trial: Trial, model_id: str) -> None:
     assert isinstance(result, TrialResult)
-    record = json.loads(json.dumps(result.record()))
+    record = json.loads(json.dumps(result.record().flat()))
     assert record["trial_id"] == trial.trial_id and record["model_id"] == model_id
     assert record["turns"] and record["turns"][0]["purpose"] == "answer"
     for turn in record["turns"]:
@@ -298,7 +298,7 @@ def test_core_tasks_through_pytest_bench_with_hf_model(family, model_dirs, tmp_p
     )
     assert result.returncode in (0, 1), result.stdout[-3000:] + result.stderr[-3000:]
     lines = (tmp_path / "run" / "trials.jsonl").read_text().splitlines()
-    records = [json.loads(line) for line in lines]
+    records = [trial_row(line) for line in lines]
     assert len(records) == 3 * 2 * 2  # tasks x modalities x strategies
     assert {r["task"] for r in records} == set(TASK_NAMES)
     assert all(r["error_class"] != "backend_error" for r in records), records

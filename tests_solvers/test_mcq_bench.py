@@ -14,6 +14,7 @@ import pytest
 from fixtures.mcq.synthetic import make_synthetic
 from reports.mcq_tables import mcq_markdown, mcq_summary
 from solvers.metrics import exact_binomial_sf
+from tests_solvers import trial_row
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -33,7 +34,7 @@ def mcq_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]
                      "--run-dir", str(run_dir))
     assert result.returncode == 1, result.stdout[-3000:]  # chance fails trials, nothing errors
     assert " error" not in result.stdout.splitlines()[-1], result.stdout[-3000:]
-    records = [json.loads(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+    records = [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
     return run_dir, records
 
 

@@ -4,7 +4,6 @@ one cached reply. Counted by the fake OpenAI-compatible server."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -14,6 +13,7 @@ from pathlib import Path
 from fixtures.mcq.loading import load_dataset
 from fixtures.mcq.presentation import option_order
 from fixtures.mcq.synthetic import make_synthetic
+from tests_solvers import trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -46,7 +46,7 @@ def test_two_repeats_with_the_same_option_order_are_two_requests(tmp_path):
             cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
         sent = server.count
     assert result.returncode in (0, 1), result.stdout[-3000:] + result.stderr[-3000:]
-    records = [json.loads(line) for line in (tmp_path / "run" / "trials.jsonl").open()]
+    records = [trial_row(line) for line in (tmp_path / "run" / "trials.jsonl").open()]
     requests = Counter(r["turns"][0]["request_hash"] for r in records)
     assert any(n > 1 for n in requests.values()), "no two repeats sent the same request"
     assert all(len(r["turns"]) == 1 for r in records)

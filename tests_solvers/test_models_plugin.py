@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.backends import UnknownModelError, resolve_model
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -39,7 +39,7 @@ def run(*args: str, env: dict | None = None, timeout_s: float = 600):
 
 def records(run_dir: Path) -> dict[str, dict]:
     lines = (run_dir / "trials.jsonl").read_text().splitlines()
-    return {json.loads(line)["trial_id"]: json.loads(line) for line in lines}
+    return {trial_row(line)["trial_id"]: trial_row(line) for line in lines}
 
 
 @pytest.mark.parametrize(

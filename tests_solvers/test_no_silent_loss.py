@@ -18,7 +18,7 @@ import pytest
 
 from fixtures.backends.base import Response
 from fixtures.response_cache import CacheError, ResponseCache
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -27,8 +27,9 @@ pytest_plugins = ["pytester"]
 
 def _record(model: str, trial_id: str, correct: bool) -> dict:
     task, modality, shot, strategy, _ = trial_id.split("/")
-    return {"model": model, "trial_id": trial_id, "task": task, "modality": modality,
-            "shot": shot, "strategy": strategy, "correct": correct, "error_class": None,
+    return {"record_version": 1, "model": model, "trial_id": trial_id, "task": task,
+            "modality": modality, "shot": shot, "strategy": strategy, "correct": correct,
+            "error_class": None,
             "truth": "A", "parsed_answer": "A" if correct else "B", "turns": []}
 
 
@@ -233,7 +234,7 @@ def test_item04_hostile_recording_names_are_announced_as_schema_identifiers(
                         "--run-dir", str(tmp_path / "run"))
     assert result.returncode == 0, result.stdout[-3000:]
     lines = (tmp_path / "run" / "trials.jsonl").read_text().splitlines()
-    found = [json.loads(line) for line in lines]
+    found = [trial_row(line) for line in lines]
     assert len(found) == len(HOSTILE_NAMES)
     assert all(r["correct"] and r["error_class"] is None for r in found)
 

@@ -6,7 +6,6 @@ A stratified sample keeps this inside the test budget; the full sets are run by
 
 from __future__ import annotations
 
-import json
 import math
 import subprocess
 import sys
@@ -17,6 +16,7 @@ import pytest
 
 from fixtures.pitch.catalog import EXPERIMENTS, pitch_items
 from fixtures.pitch.questions import notations_for
+from tests_solvers import trial_row
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = 2
@@ -33,7 +33,7 @@ def sampled_run(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
     )
     assert result.returncode == 1, result.stdout[-3000:]  # chance fails trials, nothing errors
     assert " error" not in result.stdout.splitlines()[-1], result.stdout[-3000:]
-    records = [json.loads(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+    records = [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
     return records
 
 

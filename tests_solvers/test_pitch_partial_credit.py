@@ -62,7 +62,7 @@ def test_the_pitch_record_carries_source_via_and_partial_credit():
     verdict = score_answer(item.answer_kind, item.truth, "**Final Answer:** C4", "spn")
     result.answer_source, result.answer_via = verdict.answer_source, verdict.answer_via
     result.partial_credit = dict(verdict.credit)
-    record = result.record()
+    record = result.record().flat()
     assert record["answer_source"] == "final_line" and record["answer_via"] == "spn"
     assert set(record["partial_credit"]) == {"pitch_class_correct", "octave_correct",
                                              "within_1_semitone"}

@@ -8,7 +8,6 @@ the requests it received and the most it held at once.
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, server_error
 
 REPO = Path(__file__).resolve().parent.parent
@@ -35,7 +34,7 @@ def run(*args: str, timeout_s: float = 600) -> subprocess.CompletedProcess:
 
 
 def records(run_dir: Path) -> list[dict]:
-    return [json.loads(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+    return [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
 
 
 def common(server: FakeOpenAIServer, tmp_path: Path, *args: str) -> list[str]:

@@ -135,6 +135,7 @@ def test_accuracy_bars_leave_excluded_trials_out_of_the_denominator():
         {
             "task": ["chord"] * 4, "model": ["m"] * 4, "modality": ["audio"] * 4,
             "correct": [True, False, False, False],
+            "parsed_answer": ["A", "B", None, None],  # every record has one (None: no answer)
             "error_class": [None, None, "backend_error", "no_final_answer"],
         }
     )

@@ -20,7 +20,7 @@ import pytest
 
 from fixtures.prefetch import Tally
 from fixtures.progress_display import ProgressDisplay
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -37,7 +37,7 @@ def run(*args: str, timeout_s: float = 600) -> subprocess.CompletedProcess:
 
 
 def records(run_dir: Path) -> list[dict]:
-    return [json.loads(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+    return [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
 
 
 # -- item 13 ----------------------------------------------------------------------------------

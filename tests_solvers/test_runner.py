@@ -79,7 +79,7 @@ def test_answer_colon_style_and_two_different_final_answers_are_a_hedge() -> Non
     reconsidered = "Final Answer: A\nOn reflection the fifth is flat.\nFinal Answer: D"
     _, result = _run(CHORD, "cot", [reconsidered])
     assert not result.correct and result.parsed_answer is None
-    assert result.error_class == "hedged_answer" and result.record()["answer_source"] is None
+    assert result.error_class == "hedged_answer" and result.record().flat()["answer_source"] is None
     _, result = _run(CHORD, "cot", ["Final Answer: D\nNo wait.\nFinal Answer: B"])
     assert not result.correct and result.error_class == "hedged_answer"
 
@@ -103,7 +103,7 @@ def test_undecidable_whose_repairs_fail_to_parse_keeps_its_first_cause() -> None
     assert len(backend.requests) == 4
     assert [t.repair_reason for t in result.turns] == [None, "undecidable", "schema_parse",
                                                         "schema_parse"]
-    record = result.record()
+    record = result.record().flat()
     assert record["error_class"] == "undecidable"
     assert "0, 2, 4" in record["error_message"]  # the first cause's own message
     assert [e["error_class"] for e in record["repair_errors"]] == ["schema_parse"] * 3
@@ -174,7 +174,7 @@ def test_backend_error_is_recorded(strategy: str) -> None:
     assert len(result.turns) == 1
     assert result.turns[0].finish_reason == "error"
     assert result.turns[0].error == "HTTP 503: model overloaded"
-    assert result.record()["turns"][0]["error"] == "HTTP 503: model overloaded"
+    assert result.record().flat()["turns"][0]["error"] == "HTTP 503: model overloaded"
 
 
 @pytest.mark.parametrize(
@@ -202,7 +202,7 @@ def test_trial_ids() -> None:
 
 def test_record_is_json_and_complete() -> None:
     backend, result = _run(CHORD, "logiclm", [MALFORMED, VALID_CHORD], shot="few", model="m1")
-    record = result.record()
+    record = result.record().flat()
     assert json.loads(json.dumps(record)) == record
     expected = {
         "trial_id": "chord/midi/few/logiclm/chord17",
@@ -235,14 +235,14 @@ def test_record_is_json_and_complete() -> None:
 
 def test_record_of_a_standalone_trial_has_no_solver_verdict() -> None:
     _, result = _run(CHORD, "standalone", ["Final Answer: D"])
-    record = result.record()
+    record = result.record().flat()
     assert (record["parsed_answer"], record["solver_verdict"]) == ("D", None)
     assert record["correct"] is True and record["transcription"] is None
 
 
 def test_record_of_a_failed_trial() -> None:
     _, result = _run(CHORD, "cot", ["no idea"])
-    record = result.record()
+    record = result.record().flat()
     assert json.loads(json.dumps(record)) == record
     assert record["correct"] is False
     assert record["error_class"] == "no_final_answer"

@@ -178,7 +178,7 @@ def test_an_image_the_model_cannot_take_is_recorded_as_unsupported_input() -> No
     item = items_for("chord", "test")[0]
     result = run_trial_sync(_AudioOnly(), Trial("audio-only", "score", "zero", "cot", item),
                             SETTINGS)
-    record = result.record()
+    record = result.record().flat()
     assert (record["error_class"], record["correct"]) == ("unsupported_input", False)
     assert record["turns"][0]["finish_reason"] == "unsupported"
     assert "takes no images" in record["turns"][0]["error"]

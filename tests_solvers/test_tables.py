@@ -33,9 +33,10 @@ GRID_ROWS = [
 
 
 def make_record(item: str, **fields) -> dict:
-    """A minimal valid record: a correct MIDI zero-shot standalone chord trial by default."""
+    """A minimal valid record of the previous shape (``record_version`` 1, flat, which
+    load_records still reads): a correct MIDI zero-shot standalone chord trial by default."""
     record = {
-        "model": "m", "task": "chord", "modality": "midi", "shot": "zero",
+        "record_version": 1, "model": "m", "task": "chord", "modality": "midi", "shot": "zero",
         "strategy": "standalone", "item_id": item, "truth": "A", "parsed_answer": "A",
         "correct": True, "error_class": None, "truth_transcription": [[60, 64, 67]],
         "transcription": None, "turns": [],
@@ -80,7 +81,9 @@ def test_duplicate_trial_across_runs_is_an_error(tmp_path):
 
 @pytest.mark.parametrize(
     ("line", "message"),
-    [("{not json", "not valid JSON"), ("[1, 2]", "JSON object"), ('{"model": "m"}', "lacks")],
+    [("{not json", "not valid JSON"), ("[1, 2]", "JSON object"),
+         ('{"model": "m"}', "field 'record_version': missing"),
+         ('{"record_version": 1, "model": "m"}', "field 'task': missing")],
 )
 def test_unreadable_line_names_file_and_line(tmp_path, line, message):
     run = write_run(tmp_path / "a", [make_record("c1")], extra_lines=(line,))
