@@ -45,10 +45,6 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 
-# Links to pages another branch of issue 15 adds (the family registry writes the architecture
-# page). TEMPORARY: the coordinator removes this entry when merging that branch.
-ALLOWED_MISSING_LINKS = {"docs/architecture.md"}
-
 COMMAND_WORDS = {"pytest", "python", "make"}
 SHELL_FENCES = {"", "sh", "bash", "shell", "console"}
 PLACEHOLDER = re.compile(r"<[^<>\s]+>")
@@ -318,9 +314,6 @@ def link_problem(source: Path, target: str) -> str | None:
     """What is wrong with a relative link from ``source`` to ``target``, or None."""
     file_part, _, anchor = target.partition("#")
     resolved = (source.parent / file_part).resolve() if file_part else source
-    inside = resolved.relative_to(REPO).as_posix() if resolved.is_relative_to(REPO) else None
-    if inside in ALLOWED_MISSING_LINKS:
-        return None
     if not resolved.exists():
         return f"link to {target} names no file"
     if anchor and resolved.suffix == ".md" and anchor not in _anchors(resolved):
