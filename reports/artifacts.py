@@ -120,18 +120,21 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
     from . import assisted, controls, figures, html, mcq_tables, pitch_tables, stats
+    from .sections import records_for, sections_by_family, unbuilt_sections
 
     out_dir.mkdir(parents=True, exist_ok=True)
-    control_summary = controls.control_summary(df)
-    df = controls.real_records(df)  # control trials are reported in controls.md only
-    pitch = pitch_tables.pitch_records(df)
-    pitch_summary = pitch_tables.pitch_summary(df)
-    df = df.drop(index=pitch.index)  # the core tables, figures and GLMM are the three tasks'
-    mcq_summary = mcq_tables.mcq_summary(df)
-    mcq = mcq_tables.mcq_records(df)
-    df = df.drop(index=mcq.index)
+    by_family = sections_by_family(header)
+    control_summary = controls.control_summary(records_for(df, "controls", by_family))
+    real = controls.real_records(df)  # control trials are reported in controls.md only
+    pitch = pitch_tables.pitch_records(records_for(real, "pitch_tables", by_family))
+    pitch_summary = pitch_tables.pitch_summary(pitch)
+    mcq = mcq_tables.mcq_records(records_for(real, "mcq_tables", by_family))
+    mcq_summary = mcq_tables.mcq_summary(mcq)
+    df = records_for(real, "table1", by_family)  # Table 1, its HTML tables and the GLMM
+    figure_records = records_for(real, "figures", by_family)
     summary = tables.cell_summary(df)
-    f1_by_model = tables.transcription_f1(df, by_model=True)
+    f1_by_model = tables.transcription_f1(records_for(real, "transcription_f1", by_family),
+                                          by_model=True)
     glmm = stats.glmm_by_task(df)
     written: dict[str, Path] = {}
 
@@ -156,7 +159,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     if not control_summary.empty:
         put("controls.md", controls.controls_markdown(control_summary))
         put("controls.csv", control_summary.to_csv(index=False))
-    figure_paths = figures.write_figures(df, out_dir) if len(df) else {}
+    figure_paths = figures.write_figures(figure_records, out_dir) if len(figure_records) else {}
     written.update({path.name: path for path in figure_paths.values()})
     put(
         "summary.json",
@@ -173,6 +176,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
                 "pitch": frame_rows(pitch_summary) if not pitch.empty else [],
                 "mcq": frame_rows(mcq_summary) if not mcq_summary.empty else [],
                 "controls": frame_rows(control_summary),
+                "unbuilt_report_sections": unbuilt_sections(by_family),
             },
             indent=2,
             sort_keys=True,
