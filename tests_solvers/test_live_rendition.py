@@ -11,7 +11,8 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from fixtures.runner import Trial, trial_fields
+from fixtures.record_fields import trial_fields
+from fixtures.runner import Trial
 from fixtures.stimuli.live import render_live_wav
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.family import CoreSelection
