@@ -131,6 +131,8 @@ class ChoiceReader:
         if len(head_named) > 1:
             return None, HEDGE
         if not head_named or not head_pure:
+            if _UNCERTAIN.search(text) and any(self.named(seg)[0] for _d, seg in segments):
+                return None, HEDGE  # "Maybe A, maybe D.": unsure about the options it names
             return None, "no option named"
         (letter,) = head_named
         lone = _TOKEN.fullmatch(segments[0][1].strip(" \t*_`'\"()[]"))

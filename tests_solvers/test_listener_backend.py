@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import plugin
+from fixtures import run_options
 from fixtures.backends import OFFLINE_BACKENDS, BackendError, make_backend, resolve_model
 from fixtures.backends.base import GenerationSettings, MediaPart, Question, Request, TextPart, Turn
 from fixtures.backends.listener import LISTENER_VERSION, ListenerBackend
@@ -46,7 +46,7 @@ def test_listener_is_an_offline_model_and_the_default() -> None:
     spec = resolve_model("listener")
     assert spec.kind == "listener" and spec.offline
     assert "listener" in OFFLINE_BACKENDS
-    assert plugin.DEFAULT_MODEL == "listener"
+    assert run_options.DEFAULT_MODEL == "listener"
 
 
 def test_backend_identity(listener: ListenerBackend) -> None:
