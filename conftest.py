@@ -16,5 +16,6 @@ if _worker or "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = str(_numba / (_worker or "main"))
 
 pytest_plugins = [
-    "reports.plugin", "reports.baseline", "fixtures.plugin", "fixtures.models_plugin",
+    "reports.plugin", "reports.bench_output", "reports.baseline", "fixtures.plugin",
+    "fixtures.models_plugin",
 ]

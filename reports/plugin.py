@@ -353,23 +353,7 @@ class RecordPlugin:
             terminalreporter.write_line(line)
 
 
-def is_bench_run(config: pytest.Config) -> bool:
-    """Whether the run's paths are inside ``bench/`` (``pytest`` alone runs ``testpaths``)."""
-    bench = REPO_ROOT / "bench"
-    paths = [Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
-             for arg in config.args]
-    return bool(paths) and all(path == bench or bench in path.parents for path in paths)
-
-
-def _one_line_failures(config: pytest.Config) -> None:
-    """A wrong answer is a result, not a bug to debug: in a benchmark run each failure is one
-    ``FAILED <trial> - <why>`` line, unless the user asked for tracebacks with ``--tb``."""
-    if config.option.tbstyle == "auto" and is_bench_run(config):
-        config.option.tbstyle = "no"
-
-
 def pytest_configure(config: pytest.Config) -> None:
-    _one_line_failures(config)
     if _is_worker(config):
         return
     fresh = not (config.getoption("run_dir") or config.getoption("resume"))

@@ -3,8 +3,6 @@ careful grader accepts, hedge and wrapping properties, and issue 14 item 16 (lin
 
 from __future__ import annotations
 
-import time
-
 import pandas as pd
 import pytest
 from hypothesis import given, settings
@@ -15,6 +13,7 @@ from reports.mcq_tables import mcq_summary
 from reports.tables import cell_summary, table1
 from solvers.mcq import match_option
 from solvers.schemas import SchemaError
+from tests_solvers.timing import fastest_s
 
 CHORD, SYNC, TRANS = TASKS["chord"], TASKS["syncopation"], TASKS["transposition"]
 MCQ_OPTIONS = {"A": "Four on the floor", "B": "Off-beat syncopation", "C": "Scat singing",
@@ -238,9 +237,7 @@ UNITS = ["A ", "1 ", "#", "B\n", "Final Answer: B\n", "- B\n", "\\boxed{", '{"an
 
 
 def _timed(reader, reply: str) -> float:
-    start = time.perf_counter()
-    reader(reply)
-    return time.perf_counter() - start
+    return fastest_s(lambda: reader(reply), enough_s=LIMIT_S / 10)
 
 
 @pytest.mark.parametrize("unit", UNITS)

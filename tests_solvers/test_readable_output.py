@@ -18,9 +18,13 @@ README = (REPO / "README.md").read_text(encoding="utf-8")
 PLACEHOLDER = re.compile(r"<[^<>\s]+>")  # "--model <model>": the reader's value (docs rule)
 
 
-def _pytest(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+def _pytest(*args: str, cwd: Path = REPO, ci: bool | None = None) -> subprocess.CompletedProcess:
+    """``ci``: set or unset ``$CI`` (pytest prints whole failure messages when it is set)."""
+    env = {k: v for k, v in os.environ.items()
+           if k != "PYTEST_XDIST_WORKER" and not (ci is not None and k in ("CI", "BUILD_NUMBER"))}
     env["COLUMNS"] = "200"
+    if ci:
+        env["CI"] = "1"
     return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
                           cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
 
@@ -68,8 +72,9 @@ SLICE = ["bench/test_chord.py", "--model", "chance", "--modality", "midi", "-m",
          "zero and standalone"]  # 44 chance trials: about three quarters answer wrong
 
 
-def test_issue14_item15_a_bench_run_prints_one_line_per_failure_and_the_table_last():
-    result = _pytest(*SLICE, "--no-report")
+@pytest.mark.parametrize("ci", [False, True], ids=["laptop", "ci"])
+def test_issue14_item15_a_bench_run_prints_one_line_per_failure_and_the_table_last(ci):
+    result = _pytest(*SLICE, "--no-report", ci=ci)
     assert result.returncode == 1, result.stdout[-2000:] + result.stderr[-2000:]
     lines = result.stdout.splitlines()
     failed = int(re.search(r"(\d+) failed", lines[-1]).group(1))
