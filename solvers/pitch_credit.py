@@ -27,8 +27,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from scipy.stats import kendalltau
-
 HIT_WINDOWS_S = {"hits_100ms": 0.1, "hits_250ms": 0.25, "hits_500ms": 0.5}
 CREDIT_FIELDS = (
     "pitch_class_correct", "octave_correct", "within_1_semitone", "cents_error_abs",
@@ -66,6 +64,8 @@ def rank_credit(truth: Sequence[int], answer: Sequence[int]) -> dict[str, float 
     """Kendall's τ-b of two orderings of the same positions (None if lengths differ)."""
     if len(truth) != len(answer) or len(truth) < 2:
         return {"kendall_tau": None}
+    from scipy.stats import kendalltau  # here: scipy.stats costs ~1 s at every pytest start
+
     tau = kendalltau(list(truth), list(answer)).statistic
     return {"kendall_tau": None if math.isnan(tau) else float(tau)}
 

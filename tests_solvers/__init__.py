@@ -1,7 +1,14 @@
 
+import sys
+
 # The core tasks' bench, for tests that run it in a subprocess (the pitch experiments have
 # their own, much larger, runs and tests).
 CORE_BENCH = ("bench", "--ignore=bench/test_pitch")
+
+# ``python -m pytest`` for a test's subprocess. Hypothesis' pytest plugin imports hypothesis
+# (about 1 s) at the end of every session; no subprocess here runs a hypothesis test, and the
+# suite starts some hundred of them.
+PYTEST = (sys.executable, "-m", "pytest", "-p", "no:hypothesispytest")
 
 
 def trial_row(line: str) -> dict:

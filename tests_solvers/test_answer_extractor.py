@@ -12,7 +12,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -37,7 +36,7 @@ from reports.assisted import ASSISTED_COLUMNS
 from reports.mcq_tables import mcq_summary, mcq_table
 from reports.pitch_tables import pitch_summary, pitch_table
 from reports.tables import cell_summary, table1_csv, table1_markdown
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, text
 
@@ -222,7 +221,7 @@ COT_TRIALS = 44
 def bench(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     environment = {**os.environ, **(env or {})}
     environment.pop("PYTEST_XDIST_WORKER", None)
-    command = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+    command = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
                *args]
     return subprocess.run(command, cwd=REPO, capture_output=True, text=True, timeout=900,
                           env=environment)

@@ -9,20 +9,19 @@ import json
 import math
 import os
 import subprocess
-import sys
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 
 REPO = Path(__file__).resolve().parent.parent
 CHANCE = {"syncopation": 0.20, "transposition": 0.50, "chord": 0.25}
 
 
 def run_bench(*args: str, run_dir: Path | None = None, timeout_s: float = 600):
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
     if run_dir is not None:
         cmd += ["--run-dir", str(run_dir)]
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
@@ -117,7 +116,7 @@ def binomial_interval(n: int, p: float, level: float = 0.99) -> tuple[int, int]:
 
 
 def test_chance_lands_on_chance(tmp_path):
-    result = run_bench("--model", "chance", "-n", "2", run_dir=tmp_path)
+    result = run_bench("--model", "chance", run_dir=tmp_path)
     assert result.returncode == 1, "a guessing model must fail trials"
     records = read_records(tmp_path)
     assert len(records) == 1008
@@ -135,14 +134,14 @@ def test_last_failed_reruns_only_the_failures(tmp_path):
     cache = ["-p", "cacheprovider", "-o", f"cache_dir={tmp_path / 'cache'}"]
     args = ["--model", "chance", "--modality", "midi", "-m", "chord and standalone"]
     first = subprocess.run(
-        [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", *cache, *args,
+        [*PYTEST, *CORE_BENCH, "-q", *cache, *args,
          "--run-dir", str(tmp_path / "a")],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )
     failed = sum(1 for r in read_records(tmp_path / "a").values() if not r["correct"])
     assert 0 < failed < 88, first.stdout[-500:]
     second = subprocess.run(
-        [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", *cache, *args, "--lf",
+        [*PYTEST, *CORE_BENCH, "-q", *cache, *args, "--lf",
          "--run-dir", str(tmp_path / "b")],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, PYTEST
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -20,7 +20,7 @@ def test_the_response_cache_defaults_to_the_eartest_cache_dir(tmp_path):
     env.update(EARTEST_CACHE_DIR=str(tmp_path / "cache"), OPENAI_API_KEY="sk-test-cache-dir")
     # Collecting for a network model opens (and so creates) the response cache at start-up.
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", "--co",
+        [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", "--co",
          "--model", "openai:qwen2-audio-7b", "--base-url", "http://127.0.0.1:9/v1",
          "-m", "chord and midi and zero and standalone"],
         cwd=REPO, capture_output=True, text=True, timeout=300, env=env)
@@ -43,7 +43,7 @@ def test_a_run_writes_no_cache_into_the_checkout(tmp_path):
            if k not in ("PYTEST_XDIST_WORKER", "NUMBA_CACHE_DIR")}
     env["EARTEST_CACHE_DIR"] = str(tmp_path / "cache")
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "bench/test_chord.py", "-q", "-p", "no:cacheprovider",
+        [*PYTEST, "bench/test_chord.py", "-q", "-p", "no:cacheprovider",
          "--model", "oracle", "-m", "audio and zero and standalone",
          "--run-dir", str(tmp_path / "run")],
         cwd=checkout, capture_output=True, text=True, timeout=600, env=env)

@@ -7,7 +7,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -22,7 +21,7 @@ from reports.controls import (
     terminal_lines,
 )
 from solvers.metrics import exact_binomial_sf
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -121,7 +120,7 @@ def test_listener_drops_to_chance_under_noise_and_mismatch(tmp_path):
     """The acceptance run: the built-in listener on the core tasks' zero-shot standalone audio
     cells, with noise and mismatched controls."""
     run_dir = tmp_path / "run"
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
            "-p", "no:randomly", "--tb=line", "--model", "listener", "--modality", "audio",
            "--shot", "zero", "--strategy", "standalone", "--control", "noise,mismatched",
            "--run-dir", str(run_dir)]
@@ -155,7 +154,7 @@ def test_mcq_and_pitch_controls_run_with_the_oracle_perfect(tmp_path):
 
     muchomusic, wildscore = make_synthetic(tmp_path / "data")
     run_dir = tmp_path / "run"
-    cmd = [sys.executable, "-m", "pytest", "bench/test_mcq.py", "bench/test_pitch/test_a_atomic.py",
+    cmd = [*PYTEST, "bench/test_mcq.py", "bench/test_pitch/test_a_atomic.py",
            "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--model", "oracle",
            "--mcq-dataset", f"{muchomusic},{wildscore}", "--mcq-repeats", "1",
            "--pitch-sample", "3", "--notation", "midi", "-m", "mcq or pitch_a1",

@@ -42,6 +42,8 @@ from pathlib import Path
 
 import pytest
 
+from tests_solvers import PYTEST
+
 REPO = Path(__file__).resolve().parent.parent
 DOCS = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
 
@@ -345,7 +347,7 @@ def test_the_readme_stays_a_five_minute_read() -> None:
 
 def _eartest_options() -> set[str]:
     """The options of the ``eartest ...`` groups of ``pytest --help``."""
-    result = _run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--help"], _env({}))
+    result = _run([*PYTEST, "-p", "no:cacheprovider", "--help"], _env({}))
     sections = re.split(r"\n(?=\S)", result.stdout)
     ours = "\n".join(s for s in sections if s.startswith("eartest "))
     return set(re.findall(r"^\s{2}(--[a-z][a-z0-9-]*)", ours, flags=re.MULTILINE))

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer, http_error
 
 REPO = Path(__file__).resolve().parent.parent
@@ -28,7 +27,7 @@ def run(*args: str, env: dict | None = None, timeout_s: float = 600):
     environment = {k: v for k, v in os.environ.items() if k not in ENDPOINT_VARIABLES}
     environment.pop("PYTEST_XDIST_WORKER", None)
     environment.update({"GEMINI_API_KEY": SECRET, **(env or {})})
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout_s,
                           env=environment)
 

@@ -35,7 +35,7 @@ from fixtures.backends.options import BackendOptions
 from fixtures.runner import Trial, TrialResult, run_sync, run_trial, run_trial_sync
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.prompting import REPAIR_MAX_OUTPUT_TOKENS, build_request
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.hf_tiny_models import write_tiny_models
 
 SETTINGS = GenerationSettings(max_output_tokens=8)
@@ -283,13 +283,12 @@ def test_core_tasks_through_pytest_bench_with_hf_model(family, model_dirs, tmp_p
     """``pytest bench --model hf:<path>`` as a user runs it: prefetch, batches, records."""
     import os
     import subprocess
-    import sys
 
     repo = Path(__file__).resolve().parent.parent
     env = {**os.environ, "HF_HUB_OFFLINE": "1"}
     env.pop("PYTEST_XDIST_WORKER", None)
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+        [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
          "--model", f"hf:{model_dirs[family]}", "--max-output-tokens", "8",
          "--shot", "zero", "--strategy", "standalone,logiclm",
          "-k", "sync01] or trans01] or chord1]", "--no-report",

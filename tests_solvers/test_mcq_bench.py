@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from collections import defaultdict
 from pathlib import Path
 
@@ -14,13 +13,13 @@ import pytest
 from fixtures.mcq.synthetic import make_synthetic
 from reports.mcq_tables import mcq_markdown, mcq_summary
 from solvers.metrics import exact_binomial_sf
-from tests_solvers import trial_row
+from tests_solvers import PYTEST, trial_row
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def _pytest(*args: str, timeout: int = 900) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+    return subprocess.run([*PYTEST, "-p", "no:cacheprovider", *args],
                           cwd=REPO, capture_output=True, text=True, timeout=timeout)
 
 
@@ -29,7 +28,7 @@ def mcq_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[dict]]
     base = tmp_path_factory.mktemp("mcq_bench")
     muchomusic, wildscore = make_synthetic(base / "data")
     run_dir = base / "run"
-    result = _pytest("bench/test_mcq.py", "-q", "-n", "2", "--model", "oracle,chance",
+    result = _pytest("bench/test_mcq.py", "-q", "--model", "oracle,chance",
                      "--mcq-dataset", f"{muchomusic},{wildscore}", "--mcq-examples", "1",
                      "--run-dir", str(run_dir))
     assert result.returncode == 1, result.stdout[-3000:]  # chance fails trials, nothing errors

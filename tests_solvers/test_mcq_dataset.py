@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import json
 import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from fixtures.mcq.loading import load_dataset
 from fixtures.mcq.spec import McqDatasetError
 from fixtures.mcq.synthetic import make_synthetic
 from fixtures.mcq.trial import McqTrial, build_mcq_request
+from tests_solvers import PYTEST
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -145,7 +145,7 @@ def test_bad_muchomusic_files(synthetic, tmp_path):
 def test_a_bad_dataset_stops_the_run_with_exit_4_and_no_traceback(synthetic, tmp_path):
     path = _broken(synthetic, tmp_path, lambda rows: rows[2].update(truth_letter="Z"))
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "bench/test_mcq.py", "-p", "no:cacheprovider",
+        [*PYTEST, "bench/test_mcq.py", "-p", "no:cacheprovider",
          "--mcq-dataset", str(path), "--run-dir", str(tmp_path / "run")],
         cwd=REPO, capture_output=True, text=True, timeout=300,
     )

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 from fixtures.mcq.loading import load_dataset
 from fixtures.mcq.presentation import option_order
 from fixtures.mcq.synthetic import make_synthetic
-from tests_solvers import trial_row
+from tests_solvers import PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,7 +37,7 @@ def test_two_repeats_with_the_same_option_order_are_two_requests(tmp_path):
     env["OPENAI_API_KEY"] = "sk-test-mcq-repeats"
     with FakeOpenAIServer() as server:
         result = subprocess.run(
-            [sys.executable, "-m", "pytest", "bench/test_mcq.py", "-q", "-p", "no:cacheprovider",
+            [*PYTEST, "bench/test_mcq.py", "-q", "-p", "no:cacheprovider",
              "--no-report", "--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
              "--cache-path", str(tmp_path / "c.sqlite"), "--mcq-dataset", str(muchomusic),
              "--mcq-examples", "0", "--mcq-repeats", str(REPEATS), "--seed", str(seed),

@@ -11,14 +11,13 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from fixtures.backends import UnknownModelError, resolve_model
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -27,7 +26,7 @@ SLICE = ["-m", "chord and midi and zero"]  # 132 trials, no rendering needed
 
 
 def bench_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
+    return [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
 
 
 def run(*args: str, env: dict | None = None, timeout_s: float = 600):

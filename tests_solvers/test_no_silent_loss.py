@@ -18,7 +18,7 @@ import pytest
 
 from fixtures.backends.base import Response
 from fixtures.response_cache import CacheError, ResponseCache
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -106,7 +106,7 @@ def test_item11_compare_of_paired_runs_still_works(tmp_path: Path) -> None:
 
 # -- item 2: a gate that compared nothing, or only part of the run ---------------------------------
 def bench_axes(*args: str) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
            "--no-report", *args]
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
 
@@ -187,7 +187,7 @@ def test_item06_damaged_response_cache_stops_the_run_before_any_trial(tmp_path: 
     with FakeGeminiServer() as server:
         env["GEMINI_BASE_URL"] = server.base_url
         result = subprocess.run(
-            [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+            [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
              "--model", "gemini-pro", "-m", "chord and midi and zero and standalone",
              "--cache-path", str(path), "--run-dir", str(tmp_path / "run")],
             cwd=REPO, capture_output=True, text=True, timeout=600, env=env,
@@ -331,7 +331,7 @@ def test_item06_unreadable_cache_record_mid_run_stops_with_one_message(tmp_path:
 
     path = tmp_path / "responses.sqlite"
     env = {**os.environ, "GEMINI_API_KEY": "AIza-test-key"}
-    command = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+    command = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
                "--model", "gemini-pro", "-m", "chord and midi and zero and standalone",
                "--cache-path", str(path), "--no-report"]
     with FakeGeminiServer() as server:

@@ -16,7 +16,7 @@ import pytest
 
 from fixtures.pitch.catalog import EXPERIMENTS, pitch_items
 from fixtures.pitch.questions import notations_for
-from tests_solvers import trial_row
+from tests_solvers import PYTEST, trial_row
 
 REPO = Path(__file__).resolve().parent.parent
 SAMPLE = 2
@@ -26,8 +26,8 @@ SAMPLE = 2
 def sampled_run(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
     run_dir = tmp_path_factory.mktemp("pitch") / "run"
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "bench/test_pitch", "-q", "-p", "no:cacheprovider",
-         "--model", "oracle,chance", "--pitch-sample", str(SAMPLE), "-n", "2",
+        [*PYTEST, "bench/test_pitch", "-q", "-p", "no:cacheprovider",
+         "--model", "oracle,chance", "--pitch-sample", str(SAMPLE),
          "--run-dir", str(run_dir)],
         cwd=REPO, capture_output=True, text=True, timeout=1200,
     )

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fixtures.pitch.catalog import pitch_items
 from fixtures.pitch.trial import PitchTrial
+from tests_solvers import PYTEST
 
 REPO = Path(__file__).resolve().parent.parent
 ID = re.compile(r"::test_(\w+)\[([^\]]+)\]$")
@@ -20,7 +20,7 @@ ID = re.compile(r"::test_(\w+)\[([^\]]+)\]$")
 
 def collected_ids(*modality: str) -> list[tuple[str, str]]:
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "bench/test_pitch/test_a_atomic.py", "-q",
+        [*PYTEST, "bench/test_pitch/test_a_atomic.py", "-q",
          "-p", "no:cacheprovider", "--co", "--model", "oracle", "--pitch-sample", "2",
          *modality],
         cwd=REPO, capture_output=True, text=True, timeout=300)

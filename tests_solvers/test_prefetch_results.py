@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, server_error
 
 REPO = Path(__file__).resolve().parent.parent
@@ -27,7 +26,7 @@ TRIALS = 10
 def run(*args: str, timeout_s: float = 600) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
     env["OPENAI_API_KEY"] = "sk-test-prefetch-results"
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
            "--no-report", *args]
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout_s,
                           env=env)

@@ -13,7 +13,6 @@ import asyncio
 import itertools
 import os
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -26,7 +25,7 @@ from fixtures.prefetch import Progress, prefetch_trials
 from fixtures.rate_limit import RateLimiter
 from fixtures.runner import Trial
 from fixtures.tasks.catalog import items_for
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, PYTEST
 from tests_solvers.fakes import gemini_server as gemini_fake
 from tests_solvers.fakes import openai_server as openai_fake
 
@@ -132,7 +131,7 @@ def run_bench(tmp_path: Path, gemini_url: str, openai_url: str, *args: str,
     env.update(GEMINI_API_KEY=KEY, GEMINI_BASE_URL=gemini_url, OPENAI_API_KEY=KEY,
                OPENAI_BASE_URL=openai_url)
     env.pop("GOOGLE_API_KEY", None)
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
            "--no-report", "--cache-path", str(tmp_path / "responses.sqlite"),
            "--run-dir", str(tmp_path / "run"), *SLICE, *args]
     with subprocess.Popen(cmd, cwd=REPO, env=env, stdout=subprocess.PIPE,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fixtures.backends import UnknownModelError, resolve_model
+from tests_solvers import PYTEST
 
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
@@ -25,7 +25,7 @@ def _pytest(*args: str, cwd: Path = REPO, ci: bool | None = None) -> subprocess.
     env["COLUMNS"] = "200"
     if ci:
         env["CI"] = "1"
-    return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+    return subprocess.run([*PYTEST, "-p", "no:cacheprovider", *args],
                           cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
 
 
@@ -98,7 +98,7 @@ def test_issue14_item15_project_tests_keep_their_tracebacks(tmp_path):
         'pytest_plugins = ["reports.plugin", "fixtures.plugin", "fixtures.models_plugin"]\n')
     env_path = str(REPO)
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_plain.py",
+        [*PYTEST, "-p", "no:cacheprovider", "test_plain.py",
          "--run-dir", str(tmp_path / "run")],
         cwd=tmp_path, capture_output=True, text=True, timeout=300,
         env={**os.environ, "PYTHONPATH": env_path},

@@ -33,7 +33,7 @@ from matplotlib.image import imread
 from reports.figures import accuracy_by_modality, f1_vs_accuracy, modality_accuracy, write_figures
 from reports.html import render_report, report_tables, write_report
 from reports.tables import load_records, transcription_f1
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, PYTEST
 
 REPO = Path(__file__).resolve().parent.parent
 # Two items per task keep the run to a few seconds while covering every model, modality, shot
@@ -51,7 +51,7 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> dict:
     """Run the benchmark on the offline models, then build its figures and report once."""
     base = tmp_path_factory.mktemp("report")
     run_dir = base / "run"
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
            "--model", "oracle,chance", "-k", SUBSET, "--run-dir", str(run_dir)]
     result = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300,
                             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, PYTEST
 
 REPO = Path(__file__).resolve().parent.parent
 pytest_plugins = ["pytester"]
@@ -28,7 +28,7 @@ def test_chord(trial, backend, run_trial, record):
 
 
 def bench(*args: str, cwd: Path = REPO) -> subprocess.CompletedProcess:
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=900)
 
 
@@ -72,7 +72,7 @@ def test_plugin_writes_every_artifact(mini: pytest.Pytester, workers: list[str])
 
 def test_oracle_run_reports_full_marks_in_table1_shape(tmp_path: Path) -> None:
     run_dir = tmp_path / "oracle"
-    result = bench("--model", "oracle", "-n", "2", "--run-dir", str(run_dir))
+    result = bench("--model", "oracle", "--run-dir", str(run_dir))
     assert result.returncode == 0, result.stdout[-2000:]
     summary = json.loads((run_dir / "summary.json").read_text())
     assert len(summary["cells"]) == 3 * 2 * 2 * 3
@@ -92,7 +92,7 @@ def chance_baseline(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A chance run (seed 0) saved as a baseline, shared by the tests that re-run against it."""
     folder = tmp_path_factory.mktemp("chance_baseline")
     baseline = folder / "chance.json"
-    first = bench("--model", "chance", "-n", "2", "--no-report", "--run-dir",
+    first = bench("--model", "chance", "--no-report", "--run-dir",
                   str(folder / "run"), "--baseline-save", str(baseline))
     assert first.returncode == 1  # a guesser fails trials
     return baseline
@@ -102,7 +102,7 @@ def test_chance_baseline_rerun_with_the_same_seed_is_green(
     tmp_path: Path, chance_baseline: Path
 ) -> None:
     baseline = chance_baseline
-    again = bench("--model", "chance", "-n", "2", "--no-report", "--run-dir",
+    again = bench("--model", "chance", "--no-report", "--run-dir",
                   str(tmp_path / "b"), "--baseline", str(baseline), "--baseline-strict",
                   "--gate", "0.01")
     assert again.returncode == 0, again.stdout[-3000:]
@@ -114,7 +114,7 @@ def test_chance_runs_with_different_seeds_pass_the_gate(
     tmp_path: Path, chance_baseline: Path
 ) -> None:
     baseline = chance_baseline
-    other = bench("--model", "chance", "-n", "2", "--no-report", "--seed", "1",
+    other = bench("--model", "chance", "--no-report", "--seed", "1",
                   "--run-dir", str(tmp_path / "b"), "--baseline", str(baseline),
                   "--gate", "0.01")
     assert "gate at alpha 0.01 passed" in other.stdout, other.stdout[-3000:]

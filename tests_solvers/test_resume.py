@@ -13,12 +13,11 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
 
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, PYTEST
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -27,7 +26,7 @@ HELD_AFTER = 8  # requests answered before the server holds the rest (test below
 
 
 def bench_cmd(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
+    return [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
 
 
 def environment() -> dict[str, str]:

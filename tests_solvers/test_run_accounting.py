@@ -13,14 +13,13 @@ import json
 import os
 import pty
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fixtures.prefetch import Tally
 from fixtures.progress_display import ProgressDisplay
-from tests_solvers import CORE_BENCH, trial_row
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -31,7 +30,7 @@ PRICED = "openai:gpt-4o-audio-preview"  # listed in fixtures/backends/pricing.py
 def run(*args: str, timeout_s: float = 600) -> subprocess.CompletedProcess:
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
     env["OPENAI_API_KEY"] = "sk-test-accounting"
-    cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args]
     return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=timeout_s,
                           env=env)
 
@@ -154,7 +153,7 @@ def test_issue14_item14_progress_starts_on_its_own_line_under_xdist_on_a_termina
     env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
     env |= {"OPENAI_API_KEY": "sk-test", "COLUMNS": "160", "TERM": "xterm"}
     with FakeOpenAIServer(latency_s=0.02) as server:
-        cmd = [sys.executable, "-m", "pytest", *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+        cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
                "--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
                "--cache-path", str(tmp_path / "c.sqlite"), *SLICE, "-n", "2", "--no-report",
                "--run-dir", str(tmp_path / "run")]

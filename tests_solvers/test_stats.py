@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -25,7 +24,7 @@ from reports.stats import (
     paired_comparison,
 )
 from reports.tables import load_records
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, PYTEST
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ITEMS = {"syncopation": 20, "transposition": 20, "chord": 44}
@@ -35,7 +34,7 @@ CELL = ("task", "modality", "shot", "strategy")
 def run_bench(run_dir: Path, models: str, seed: int) -> pd.DataFrame:
     """One MIDI-only benchmark run in a subprocess; its trial records."""
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", *CORE_BENCH, "--model", models, "--modality", "midi",
+        [*PYTEST, *CORE_BENCH, "--model", models, "--modality", "midi",
          "-q", "-p", "no:cacheprovider", "--seed", str(seed), "--run-dir", str(run_dir)],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
     )

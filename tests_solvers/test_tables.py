@@ -6,7 +6,6 @@ import io
 import json
 import math
 import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -21,7 +20,7 @@ from reports.tables import (
     table1_markdown,
     transcription_f1,
 )
-from tests_solvers import CORE_BENCH
+from tests_solvers import CORE_BENCH, PYTEST
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 GRID_ROWS = [
@@ -233,7 +232,7 @@ def test_transcription_f1_micro_averages_per_label_and_modality():
 def real_run(tmp_path_factory) -> pd.DataFrame:
     run_dir = tmp_path_factory.mktemp("oracle_chance_run")
     completed = subprocess.run(
-        [sys.executable, "-m", "pytest", *CORE_BENCH, "--model", "oracle,chance", "--modality",
+        [*PYTEST, *CORE_BENCH, "--model", "oracle,chance", "--modality",
          "midi", "-q", "-p", "no:cacheprovider", "--run-dir", str(run_dir)],
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
     )

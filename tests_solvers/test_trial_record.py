@@ -41,6 +41,7 @@ from solvers.trial_record import (
     TrialRecord,
     row_from_json,
 )
+from tests_solvers import PYTEST
 
 REPO = Path(__file__).resolve().parent.parent
 SETTINGS = GenerationSettings()
@@ -49,7 +50,7 @@ SETTINGS = GenerationSettings()
 def _bench(run_dir: Path, *args: str) -> list[dict]:
     """The decoded lines of a real oracle run of ``args`` (a bench selection)."""
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--no-report",
+        [*PYTEST, "-q", "-p", "no:cacheprovider", "--no-report",
          "--model", "oracle", "--run-dir", str(run_dir), *args],
         cwd=REPO, capture_output=True, text=True, timeout=900,
     )
