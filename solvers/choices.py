@@ -66,7 +66,7 @@ FILLER = frozenset(
     answering respond response reply at all instrument instruments heard after careful
     carefully listening analysis thought or and nor vs versus based genre style mood key
     tonality timbre emotion feel feels felt feeling character main primary featured prominent
-    lead leading""".split()
+    lead leading closest nearest syncopation syncopated rhythm pattern""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
@@ -80,8 +80,14 @@ _AFTERTHOUGHT = re.compile(
     r"or|though|although|however|but|unless|second\s+thought|otherwise)\b", re.IGNORECASE)
 # A segment that rules options out: "not A", "and not diminished", "rather than minor".
 _EXCLUSION = re.compile(
-    r"\s*(?:and\s+|but\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s+(.+)",
+    r"\s*(?:and\s+|but\s+)?(?:(?:definitely|certainly|clearly|surely|absolutely|obviously|"
+    r"so)\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s+(.+)",
     re.IGNORECASE | re.DOTALL)
+# A head that answers nothing, turned to one option: "None fits perfectly, but the closest is D".
+_TURN_TO = re.compile(r"[\s,]*(?:but|however)\b[\s,]*(.+)", re.IGNORECASE | re.DOTALL)
+# "(it is) neither major nor minor": two options ruled out at once.
+_NEITHER = re.compile(r"\s*(?:it\s*(?:'|\u2019)?\s*s\s+|it\s+is\s+)?neither\s+(.+?)\s+nor\s+(.+)",
+                      re.IGNORECASE | re.DOTALL)
 _LABEL_MARKS = frozenset([".", ":", "(", "-", "--", "\u2014", "\u2013", "!"])
 _EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", "due to",
                            "based on"])
@@ -128,6 +134,12 @@ class ChoiceReader:
         if not segments:
             return None, "no option named"
         head_named, head_via, head_pure = self.named(segments[0][1])
+        if not head_named and not head_pure and len(segments) > 1:
+            turn = _TURN_TO.match(f"{segments[1][0]} {segments[1][1]}")
+            turned_to = self.named(turn.group(1)) if turn else (set(), None, False)
+            if len(turned_to[0]) == 1 and turned_to[2]:  # "None fits well, but B is closest"
+                segments = [("", turn.group(1)), *segments[2:]]
+                head_named, head_via, head_pure = turned_to
         if len(head_named) > 1:
             return None, HEDGE
         if not head_named or not head_pure:
@@ -144,9 +156,16 @@ class ChoiceReader:
         exclusions = [self._excluded(segment) for _d, segment in segments[1:]]
         if any(letter in ruled_out for ruled_out in exclusions):
             return None, HEDGE  # "minor, not minor": it contradicts itself
-        kept = zip(segments[1:], exclusions, strict=True)
-        segments = segments[:1] + [segment for segment, out in kept if not out]
-        for index, (delimiter, segment) in enumerate(segments[1:], start=1):
+        for (_d, segment), out in zip(segments[1:], exclusions, strict=True):
+            if out:  # "neither major nor minor" is no uncertainty about the answer
+                text = text.replace(segment, " ", 1)
+        # Positions are the span's own: "B. (Not A): its thirds are minor" keeps "its thirds
+        # are minor" third, where a later segment may explain rather than answer.
+        indexed = [(index, *segment) for index, segment in enumerate(segments)]
+        indexed = indexed[:1] + [item for item, out in zip(indexed[1:], exclusions, strict=True)
+                                 if not out]
+        segments = [(delimiter, segment) for _index, delimiter, segment in indexed]
+        for index, delimiter, segment in indexed[1:]:
             named, _via, pure = self.named(segment)
             explained = delimiter in _EXPLANATIONS  # "because ...": reasons, not answers
             opening = _TOKEN.match(segment.lstrip())
@@ -164,13 +183,16 @@ class ChoiceReader:
         return letter, None, head_via
 
     def _excluded(self, segment: str) -> set[str]:
-        """The options ``segment`` only rules out ("minor, not diminished", "B rather than A"):
-        an exclusion of other options confirms the head's answer instead of adding one."""
-        match = _EXCLUSION.match(segment)
+        """The options ``segment`` only rules out ("minor, not diminished", "B rather than A",
+        "definitely not A", "neither major nor minor"): an exclusion of other options confirms
+        the head's answer instead of adding one."""
+        match = _NEITHER.match(segment) or _EXCLUSION.match(segment)
         if not match:
             return set()
-        named, _via, pure = self.named(match.group(1))
-        return named if pure else set()
+        readings = [self.named(part) for part in match.groups()]
+        if not all(pure and named for named, _via, pure in readings):
+            return set()
+        return set().union(*(named for named, _via, _pure in readings))
 
     def _filler_only(self, segment: str) -> bool:
         named, _via, pure = self.named(segment)
