@@ -1,0 +1,100 @@
+"""MCQ sets as the Hub serves them: Parquet with the media embedded, a ``save_to_disk``
+folder, a Hub id already in the local cache; they run like the CSV form."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fixtures.mcq.loading import load_dataset
+from fixtures.mcq.spec import McqDatasetError
+from fixtures.mcq.synthetic import make_synthetic, write_parquet
+from tests_solvers import trial_row
+
+REPO = Path(__file__).resolve().parent.parent
+REVISION = "0123456789abcdef0123456789abcdef01234567"
+
+
+def _fields(item) -> tuple:
+    return (item.item_id, item.question, item.options, item.answer_index, item.categories,
+            item.subcategories, item.genre, item.option_kinds, item.agreement,
+            item.odd_question, Path(item.media_path).read_bytes())
+
+
+@pytest.fixture(scope="module")
+def forms(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """The synthetic sets as CSV, as Parquet, and MuChoMusic in a fake local Hub cache."""
+    base = tmp_path_factory.mktemp("mcq_parquet")
+    muchomusic, wildscore = make_synthetic(base / "csv")
+    forms = {"muchomusic_csv": muchomusic, "wildscore_csv": wildscore,
+             "muchomusic_parquet": write_parquet(muchomusic, base / "pq" / "muchomusic.parquet"),
+             "wildscore_parquet": write_parquet(wildscore, base / "pq" / "wildscore.parquet")}
+    repo = base / "hub" / "datasets--synth--muchomusic"
+    (repo / "refs").mkdir(parents=True)
+    (repo / "refs" / "main").write_text(REVISION)
+    shard = repo / "snapshots" / REVISION / "data" / "test-00000-of-00001.parquet"
+    shard.parent.mkdir(parents=True)
+    shutil.copy(forms["muchomusic_parquet"], shard)
+    forms["hub"] = base / "hub"
+    return forms
+
+
+def test_parquet_with_embedded_media_loads_as_the_csv_does(forms):
+    for layout in ("muchomusic", "wildscore"):
+        csv, parquet = (load_dataset(forms[f"{layout}_{form}"]) for form in ("csv", "parquet"))
+        assert parquet.name == csv.name == layout
+        assert [_fields(i) for i in parquet.items] == [_fields(i) for i in csv.items]
+        # cached under a hash name: the file name gives nothing away
+        assert all(Path(i.media_path).name.startswith("s") for i in parquet.items)
+
+
+def test_a_saved_dataset_folder_loads_too(forms, tmp_path):
+    import datasets
+
+    saved = datasets.Dataset.from_parquet(str(forms["muchomusic_parquet"]))
+    saved = saved.cast_column("audio", datasets.Audio(decode=False))
+    datasets.DatasetDict({"test": saved}).save_to_disk(str(tmp_path / "muchomusic"))
+    loaded = load_dataset(tmp_path / "muchomusic")
+    assert loaded.name == "muchomusic"
+    assert [_fields(i) for i in loaded.items] == [
+        _fields(i) for i in load_dataset(forms["muchomusic_csv"]).items]
+
+
+def test_a_hub_id_not_in_the_local_cache_is_one_clear_error(tmp_path, monkeypatch):
+    from huggingface_hub import constants
+
+    monkeypatch.setattr(constants, "HF_HUB_CACHE", str(tmp_path))
+    with pytest.raises(McqDatasetError, match="not in|no Hugging Face dataset") as raised:
+        load_dataset("lmms-lab/muchomusic")
+    assert "never downloads" in str(raised.value)
+
+
+def _run(datasets: str, run_dir: Path, env: dict | None = None) -> list[dict]:
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "bench/test_mcq.py", "-q",
+         "-n", "0", "--model", "oracle,chance", "--mcq-repeats", "1", "--mcq-dataset", datasets,
+         "--run-dir", str(run_dir)],
+        cwd=REPO, capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
+    assert result.returncode == 1, result.stdout[-3000:]  # chance is wrong, nothing errors
+    assert " error" not in result.stdout.splitlines()[-1], result.stdout[-3000:]
+    return [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+
+
+def test_the_parquet_and_hub_forms_run_like_the_csv_form(forms, tmp_path):
+    csv = _run(f"{forms['muchomusic_csv']},{forms['wildscore_csv']}", tmp_path / "csv")
+    hub = _run(f"synth/muchomusic,{forms['wildscore_parquet']}", tmp_path / "hub",
+               {"HF_HUB_CACHE": str(forms["hub"]), "HF_HUB_OFFLINE": "1"})
+
+    def outcomes(records: list[dict]) -> dict:
+        return {(r["model"], r["trial_id"]): (r["truth"], r["parsed_answer"], r["correct"])
+                for r in records}
+
+    assert len(csv) == 2 * 2 * 2 * 12  # models x datasets x conditions x questions
+    assert outcomes(hub) == outcomes(csv)
+    assert all(r["correct"] for r in csv if r["model"] == "oracle")
+    assert 0 < sum(r["correct"] for r in csv if r["model"] == "chance") < 48
