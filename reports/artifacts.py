@@ -204,7 +204,9 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         mcq_table.attrs["caption"] = (
             "Multiple-choice datasets: accuracy with Wilson 95 % interval and instruction-"
             "following rate (a reply naming exactly one option), over all repeats; a question "
-            "counts in each category and dimension it covers; chance is 1 / number of options."
+            "counts in each category and dimension it covers; chance is 1 / number of options; "
+            "'questions': of the dataset's questions, how many the condition ran (those "
+            "without their audio or image file run only without media)."
         ) + assisted.caption(mcq)
         report_tables["Multiple-choice datasets (MuChoMusic / WildScore layouts)"] = mcq_table
         report_tables.update(mcq_tables.mcq_report_tables(mcq))

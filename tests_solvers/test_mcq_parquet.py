@@ -98,3 +98,19 @@ def test_the_parquet_and_hub_forms_run_like_the_csv_form(forms, tmp_path):
     assert outcomes(hub) == outcomes(csv)
     assert all(r["correct"] for r in csv if r["model"] == "oracle")
     assert 0 < sum(r["correct"] for r in csv if r["model"] == "chance") < 48
+
+
+def test_parquet_rows_without_embedded_media_are_skipped_like_missing_files(tmp_path):
+    from fixtures.mcq.synthetic import remove_media
+
+    sets = make_synthetic(tmp_path / "partial")
+    for path in sets:
+        remove_media(path, 0.3)
+        parquet = write_parquet(path, tmp_path / "pq" / f"{path.parent.name}.parquet")
+        with pytest.raises(McqDatasetError, match="4 of 12 questions have no media file"):
+            load_dataset(parquet, missing="error")
+        loaded = load_dataset(parquet, missing="skip")
+        assert loaded.coverage("audio" if loaded.layout == "muchomusic" else "image") == (8, 12)
+        csv = load_dataset(path, missing="skip")
+        with_media = [i.item_id for i in csv.items if i.media_path]
+        assert [i.item_id for i in loaded.items if i.media_path] == with_media
