@@ -112,5 +112,5 @@ def test_parquet_rows_without_embedded_media_are_skipped_like_missing_files(tmp_
         loaded = load_dataset(parquet, missing="skip")
         assert loaded.coverage("audio" if loaded.layout == "muchomusic" else "image") == (8, 12)
         csv = load_dataset(path, missing="skip")
-        with_media = [i.item_id for i in csv.items if i.media_path]
-        assert [i.item_id for i in loaded.items if i.media_path] == with_media
+        assert [(i.item_id, bool(i.media_path)) for i in loaded.items] == [
+            (i.item_id, bool(i.media_path)) for i in csv.items]
