@@ -3,10 +3,6 @@ folder, a Hub id already in the local cache; they run like the CSV form."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,10 +10,7 @@ import pytest
 from fixtures.mcq.loading import load_dataset
 from fixtures.mcq.spec import McqDatasetError
 from fixtures.mcq.synthetic import make_synthetic, write_parquet
-from tests_solvers import trial_row
-
-REPO = Path(__file__).resolve().parent.parent
-REVISION = "0123456789abcdef0123456789abcdef01234567"
+from tests_solvers.mcq_hub import fake_hub_cache
 
 
 def _fields(item) -> tuple:
@@ -34,13 +27,7 @@ def forms(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     forms = {"muchomusic_csv": muchomusic, "wildscore_csv": wildscore,
              "muchomusic_parquet": write_parquet(muchomusic, base / "pq" / "muchomusic.parquet"),
              "wildscore_parquet": write_parquet(wildscore, base / "pq" / "wildscore.parquet")}
-    repo = base / "hub" / "datasets--synth--muchomusic"
-    (repo / "refs").mkdir(parents=True)
-    (repo / "refs" / "main").write_text(REVISION)
-    shard = repo / "snapshots" / REVISION / "data" / "test-00000-of-00001.parquet"
-    shard.parent.mkdir(parents=True)
-    shutil.copy(forms["muchomusic_parquet"], shard)
-    forms["hub"] = base / "hub"
+    forms["hub"] = fake_hub_cache(base / "hub", "synth/muchomusic", forms["muchomusic_parquet"])
     return forms
 
 
@@ -74,30 +61,20 @@ def test_a_hub_id_not_in_the_local_cache_is_one_clear_error(tmp_path, monkeypatc
     assert "never downloads" in str(raised.value)
 
 
-def _run(datasets: str, run_dir: Path, env: dict | None = None) -> list[dict]:
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "bench/test_mcq.py", "-q",
-         "-n", "0", "--model", "oracle,chance", "--mcq-repeats", "1", "--mcq-dataset", datasets,
-         "--run-dir", str(run_dir)],
-        cwd=REPO, capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
-    assert result.returncode == 1, result.stdout[-3000:]  # chance is wrong, nothing errors
-    assert " error" not in result.stdout.splitlines()[-1], result.stdout[-3000:]
-    return [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+def test_the_parquet_form_asks_exactly_what_the_csv_form_asks(forms):
+    """Same trial ids, truth and request hash (media by content): every backend, the oracle
+    and chance included, answers both forms alike (run end to end in test_mcq_partial)."""
+    from fixtures.backends.base import GenerationSettings
+    from fixtures.mcq.trial import McqTrial, build_mcq_request
 
+    def asked(path: Path) -> list[tuple]:
+        items = load_dataset(path).items
+        trials = [McqTrial("m", condition, 1, repeat, item, 0, items) for item in items
+                  for condition in ("audio", "no-audio") for repeat in (0, 1)]
+        return [(t.trial_id, t.correct_letter,
+                 build_mcq_request(t, GenerationSettings()).request_hash()) for t in trials]
 
-def test_the_parquet_and_hub_forms_run_like_the_csv_form(forms, tmp_path):
-    csv = _run(f"{forms['muchomusic_csv']},{forms['wildscore_csv']}", tmp_path / "csv")
-    hub = _run(f"synth/muchomusic,{forms['wildscore_parquet']}", tmp_path / "hub",
-               {"HF_HUB_CACHE": str(forms["hub"]), "HF_HUB_OFFLINE": "1"})
-
-    def outcomes(records: list[dict]) -> dict:
-        return {(r["model"], r["trial_id"]): (r["truth"], r["parsed_answer"], r["correct"])
-                for r in records}
-
-    assert len(csv) == 2 * 2 * 2 * 12  # models x datasets x conditions x questions
-    assert outcomes(hub) == outcomes(csv)
-    assert all(r["correct"] for r in csv if r["model"] == "oracle")
-    assert 0 < sum(r["correct"] for r in csv if r["model"] == "chance") < 48
+    assert asked(forms["muchomusic_parquet"]) == asked(forms["muchomusic_csv"])
 
 
 def test_parquet_rows_without_embedded_media_are_skipped_like_missing_files(tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -13,8 +14,9 @@ import pytest
 from fixtures.mcq.loading import load_dataset
 from fixtures.mcq.selection import McqSelection, selected_mcq_trials
 from fixtures.mcq.spec import McqDatasetError
-from fixtures.mcq.synthetic import make_synthetic, remove_media
+from fixtures.mcq.synthetic import make_synthetic, remove_media, write_parquet
 from tests_solvers import trial_row
+from tests_solvers.mcq_hub import fake_hub_cache
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -27,16 +29,24 @@ def partial(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[
     return muchomusic, wildscore, removed
 
 
+def _run(datasets: str, run_dir: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "bench/test_mcq.py", "-q",
+         "-n", "0", "--model", "oracle,chance", "--mcq-repeats", "1",
+         "--mcq-dataset", datasets, "--run-dir", str(run_dir)],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+        env={**os.environ, **(env or {})})
+
+
+def _records(run_dir: Path) -> list[dict]:
+    return [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+
+
 @pytest.fixture(scope="module")
 def partial_run(partial, tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess]:
     muchomusic, wildscore, _ = partial
     run_dir = tmp_path_factory.mktemp("mcq_partial_run") / "run"
-    result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "bench/test_mcq.py", "-q",
-         "-n", "0", "--model", "oracle,chance", "--mcq-repeats", "1",
-         "--mcq-dataset", f"{muchomusic},{wildscore}", "--run-dir", str(run_dir)],
-        cwd=REPO, capture_output=True, text=True, timeout=600)
-    return run_dir, result
+    return run_dir, _run(f"{muchomusic},{wildscore}", run_dir)
 
 
 def test_a_third_of_the_files_deleted_leaves_the_questions_without_media(partial):
@@ -92,7 +102,7 @@ def test_the_partial_run_completes_and_reports_its_coverage(partial_run):
     assert len(warnings) == 2
     assert "audio 8 of 12, no-audio 12 of 12" in warnings[0]
     assert "image 8 of 12, text-only 12 of 12" in warnings[1]
-    records = [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
+    records = _records(run_dir)
     for condition, count in (("audio", 8), ("no-audio", 12), ("image", 8), ("text-only", 12)):
         cell = [r for r in records if r["condition"] == condition and r["model"] == "oracle"]
         assert len(cell) == count and all(r["correct"] for r in cell)
@@ -104,6 +114,27 @@ def test_the_partial_run_completes_and_reports_its_coverage(partial_run):
     coverage = {d["name"]: d["coverage"] for d in header["datasets"]}
     assert coverage["muchomusic"]["audio"] == {"with_media": 8, "questions": 12}
     assert coverage["wildscore"]["text-only"] == {"with_media": 12, "questions": 12}
+
+
+def test_the_parquet_and_hub_forms_run_like_the_csv_form(partial, partial_run, tmp_path):
+    """The partial sets as Parquet with the media embedded, MuChoMusic read by Hub id from a
+    local cache (HF_HUB_OFFLINE=1): trial for trial the CSV run's truth, answer and verdict."""
+    muchomusic, wildscore, _ = partial
+    cache = fake_hub_cache(tmp_path / "hub", "synth/muchomusic",
+                           write_parquet(muchomusic, tmp_path / "muchomusic.parquet"))
+    scores = write_parquet(wildscore, tmp_path / "pq" / "wildscore.parquet")
+    result = _run(f"synth/muchomusic,{scores}", tmp_path / "run",
+                  {"HF_HUB_CACHE": str(cache), "HF_HUB_OFFLINE": "1"})
+    assert result.returncode == 1, result.stdout[-3000:]
+
+    def outcomes(records: list[dict]) -> dict:
+        return {(r["model"], r["trial_id"]): (r["truth"], r["parsed_answer"], r["correct"])
+                for r in records}
+
+    csv = _records(partial_run[0])
+    assert len(csv) == 2 * (8 + 12) * 2  # models x (with media + without) x datasets
+    assert outcomes(_records(tmp_path / "run")) == outcomes(csv)
+    assert 0 < sum(r["correct"] for r in csv if r["model"] == "chance") < 40
 
 
 def _authors_layout(base: Path, synthetic_csv: Path) -> tuple[Path, list[dict]]:
