@@ -7,9 +7,10 @@ paper found that IR draws the models most, since the two unrelated options can b
 the text alone. This table gives, per model × dataset × condition × shot, the share of wrong
 answers that went to each kind, and the accuracy with each kind removed.
 
-The paper re-asked with the option removed; this table re-scores the run instead. A reply that
-chose the removed kind has to choose again among the options left: the estimate scores that
-choice as a uniform guess (1 / options left), and the bounds as always wrong / always right.
+The paper re-asked with the option removed; ``--mcq-ablate IR,CU,IU`` does too, and the table
+then gives those trials' accuracy. Without it (and beside it) the table re-scores the run: a
+reply that chose the removed kind has to choose again among the options left; the estimate
+scores that choice as a uniform guess (1 / options left), the bounds as always wrong / right.
 A reply that named no option, or several, stays wrong. Records need the per-option kinds
 (``option_kinds``), so prepared JSON with fewer than three distractors and WildScore have none.
 """
@@ -29,7 +30,9 @@ KEYS = ("model", "dataset", "condition", "shot")
 COLUMNS = (*KEYS, "n", "correct", "accuracy", "wrong", "no_single_option",
            *(f"to_{short}" for short in KINDS.values()),
            *(f"without_{short}{part}" for short in KINDS.values()
-             for part in ("", "_low", "_high")))
+             for part in ("", "_low", "_high")),
+           *(f"asked_without_{short}{part}" for short in KINDS.values()
+             for part in ("", "_n")))
 
 
 def chosen_kind(row: pd.Series) -> str | None:
@@ -45,9 +48,13 @@ def distractor_summary(mcq: pd.DataFrame) -> pd.DataFrame:
     """One row per model × dataset × condition × shot whose records know their option kinds."""
     if mcq.empty or "option_kinds" not in mcq.columns:
         return pd.DataFrame(columns=list(COLUMNS))
-    known = mcq[mcq["option_kinds"].map(lambda kinds: isinstance(kinds, list) and bool(kinds))]
+    known = counted(mcq[mcq["option_kinds"].map(
+        lambda kinds: isinstance(kinds, list) and bool(kinds))])
+    removed = (known["removed_option"] if "removed_option" in known.columns
+               else pd.Series(None, index=known.index, dtype=object))
+    asked = _asked_without(known[removed.notna()])
     rows = []
-    for key, group in counted(known).groupby(list(KEYS), sort=False):
+    for key, group in known[removed.isna()].groupby(list(KEYS), sort=False):
         n = len(group)
         chosen = group.apply(chosen_kind, axis=1) if n else pd.Series(dtype=object)
         correct = int(group["correct"].astype(bool).sum())
@@ -63,8 +70,21 @@ def distractor_summary(mcq: pd.DataFrame) -> pd.DataFrame:
             row[f"without_{short}"] = (correct + regained) / n if n else math.nan
             row[f"without_{short}_low"] = correct / n if n else math.nan
             row[f"without_{short}_high"] = (correct + int(picked.sum())) / n if n else math.nan
+            re_asked = asked.get((*key, short), (math.nan, 0))
+            row[f"asked_without_{short}"], row[f"asked_without_{short}_n"] = re_asked
         rows.append(row)
     return pd.DataFrame(rows, columns=list(COLUMNS))
+
+
+def _asked_without(ablated: pd.DataFrame) -> dict[tuple, tuple[float, int]]:
+    """(accuracy, n) of the ``--mcq-ablate`` trials per cell and kind left out. Their
+    ``condition`` is the plain one (their ``modality`` names the kind)."""
+    result: dict[tuple, tuple[float, int]] = {}
+    if ablated.empty:
+        return result
+    for key, group in ablated.groupby([*KEYS, "removed_option"], sort=False):
+        result[key] = (float(group["correct"].astype(bool).mean()), len(group))
+    return result
 
 
 def _percent(value: float) -> str:
@@ -90,6 +110,11 @@ def distractor_table(summary: pd.DataFrame) -> pd.DataFrame:
             row[f"accuracy % without {short} [bounds]"] = (
                 f"{_percent(r[f'without_{short}'])} [{_percent(r[f'without_{short}_low'])}, "
                 f"{_percent(r[f'without_{short}_high'])}]")
+        for short in KINDS.values():
+            if summary[f"asked_without_{short}_n"].any():
+                n = int(r[f"asked_without_{short}_n"])
+                row[f"re-asked without {short}: accuracy % (n)"] = (
+                    f"{_percent(r[f'asked_without_{short}'])} ({n})" if n else "")
         rows.append(row)
     return pd.DataFrame(rows).set_index(list(KEYS))
 
@@ -99,5 +124,6 @@ CAPTION = (
     "(IR incorrect but related, CU correct but unrelated, IU incorrect and unrelated; 'no "
     "single option': no option or several named), and the accuracy with each kind removed, "
     "re-scored from this run (a reply that chose the removed option guesses again among the "
-    "options left; bounds: always wrong / always right), not re-asked as in the paper."
+    "options left; bounds: always wrong / always right) and, with --mcq-ablate, re-asked "
+    "without it as in the paper."
 )

@@ -39,6 +39,13 @@ def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
     return df[df["family"] == "mcq"].copy()
 
 
+def full_questions(mcq: pd.DataFrame) -> pd.DataFrame:
+    """The records of questions asked with all their options (not ``--mcq-ablate`` trials)."""
+    if "removed_option" not in mcq.columns:
+        return mcq
+    return mcq[mcq["removed_option"].isna()]
+
+
 def _labels(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
@@ -88,7 +95,7 @@ def _coverage(group: pd.DataFrame) -> dict:
 def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     """One row per model × dataset × condition × shot × (all | each category, subcategory,
     genre, annotator agreement, odd-question flag)."""
-    mcq = mcq_records(df)
+    mcq = full_questions(mcq_records(df))
     if mcq.empty:
         return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
     extractor = has_extractor(mcq)

@@ -82,6 +82,7 @@ class McqDetails:
     odd_question: float | None = None  # share of annotators who flagged the question as odd
     questions_run: int | None = None  # questions of the dataset this condition ran (media)
     questions_total: int | None = None  # questions in the dataset
+    removed_option: str | None = None  # distractor kind left out (IR, CU, IU): the ablation
 
 
 DETAILS: dict[str, type] = {"core": CoreDetails, "pitch": PitchDetails, "mcq": McqDetails}

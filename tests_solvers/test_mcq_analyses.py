@@ -66,3 +66,43 @@ def test_without_kinds_or_annotator_columns_nothing_extra_is_shown(records):
     assert set(summary["group_kind"]) == {"all", "category", "subcategory"}
     assert distractor_summary(plain).empty and mcq_report_tables(plain) == {}
     assert "## Distractors" not in mcq_markdown(summary, plain)
+
+
+def test_ablation_trials_leave_out_one_kind_and_keep_their_own_ids():
+    from fixtures.backends.base import GenerationSettings
+    from fixtures.mcq.selection import McqSelection, selected_mcq_trials
+    from fixtures.mcq.spec import McqDataset, McqItem
+    from fixtures.run_options import RunOptions
+
+    kinds = ("correct", "incorrect_but_related", "correct_but_unrelated",
+             "incorrect_and_unrelated")
+    item = McqItem("mm", "muchomusic", "q1", "Which instrument?",
+                   ("piano", "flute", "trumpet", "violin"), 0, "/a.wav", option_kinds=kinds)
+    no_kinds = McqItem("mm", "muchomusic", "q2", "Which?", ("a", "b"), 1, "/b.wav")
+    selection = McqSelection((McqDataset("mm", "muchomusic", "x", (item, no_kinds)),),
+                             {"muchomusic": ("audio",)}, 1, 0, ablate=("IR", "IU"))
+    run = RunOptions(("oracle",), ("audio",), ("zero",), ("standalone",), GenerationSettings())
+    trials = {t.trial_id: t for t in selected_mcq_trials(run, selection)}
+    assert sorted(trials) == ["mcq/mm/audio/0shot/r0/q1", "mcq/mm/audio/0shot/r0/q1/without-IR",
+                              "mcq/mm/audio/0shot/r0/q1/without-IU", "mcq/mm/audio/0shot/r0/q2"]
+    without_ir = trials["mcq/mm/audio/0shot/r0/q1/without-IR"]
+    assert sorted(without_ir.options.values()) == ["piano", "trumpet", "violin"]
+    assert without_ir.options[without_ir.correct_letter] == "piano"
+    assert without_ir.modality == "audio-without-IR" and without_ir.condition == "audio"
+    assert sorted(trials["mcq/mm/audio/0shot/r0/q1/without-IU"].options.values()) == [
+        "flute", "piano", "trumpet"]
+
+
+def test_re_asked_accuracy_joins_the_distractor_table_and_not_the_main_table(records):
+    ablated = [dict(_record("A", kinds=KINDS[:1] + KINDS[2:]), removed_option="IR",
+                    modality="audio-without-IR"),
+               dict(_record("B", kinds=KINDS[:1] + KINDS[2:]), removed_option="IR",
+                    modality="audio-without-IR")]
+    frame = pd.concat([records.assign(removed_option=None), pd.DataFrame(ablated)],
+                      ignore_index=True)
+    row = distractor_summary(frame).iloc[0]
+    assert (row["asked_without_IR"], row["asked_without_IR_n"]) == (0.5, 2)
+    assert row["asked_without_CU_n"] == 0 and row["n"] == 6  # the full questions only
+    assert mcq_summary(frame).equals(mcq_summary(records))
+    table = distractor_table(distractor_summary(frame))
+    assert table.iloc[0]["re-asked without IR: accuracy % (n)"] == "50.0 (2)"
