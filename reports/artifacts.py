@@ -154,7 +154,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         put("pitch.md", pitch_tables.pitch_markdown(pitch))
         put("pitch.csv", pitch_summary.to_csv(index=False))
     if not mcq_summary.empty:
-        put("mcq.md", mcq_tables.mcq_markdown(mcq_summary))
+        put("mcq.md", mcq_tables.mcq_markdown(mcq_summary, mcq))
         put("mcq.csv", mcq_summary.to_csv(index=False))
     if not control_summary.empty:
         put("controls.md", controls.controls_markdown(control_summary))
@@ -204,9 +204,12 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         mcq_table.attrs["caption"] = (
             "Multiple-choice datasets: accuracy with Wilson 95 % interval and instruction-"
             "following rate (a reply naming exactly one option), over all repeats; a question "
-            "counts in each category and dimension it covers; chance is 1 / number of options."
+            "counts in each category and dimension it covers; chance is 1 / number of options; "
+            "'questions': of the dataset's questions, how many the condition ran (those "
+            "without their audio or image file run only without media)."
         ) + assisted.caption(mcq)
         report_tables["Multiple-choice datasets (MuChoMusic / WildScore layouts)"] = mcq_table
+        report_tables.update(mcq_tables.mcq_report_tables(mcq))
     if not control_summary.empty:
         control_table = controls.controls_table(control_summary)
         control_table.attrs["caption"] = controls.CAPTION

@@ -1,26 +1,35 @@
 """Multiple-choice tables: accuracy and IFR per dataset × condition × dimension.
 
 MuChoMusic reports accuracy and the instruction-following rate (IFR: the share of replies that
-name exactly one option) overall, per category (knowledge / reasoning) and per dimension, a
-question counting in every dimension it covers; WildScore reports accuracy per category and
-subcategory. Both are computed here from the trial records, over all repeats (each repeat
-shows the options in another order), under the core tasks' denominator policy
-(``solvers.metrics.DENOMINATOR_EXCLUDED``). The Wilson interval treats the trials as
-independent; repeats of one question are not, so with several repeats it is too narrow.
+name exactly one option) overall, per category (knowledge / reasoning), per dimension (a
+question counting in every dimension it covers) and per genre; where the dataset has its
+annotators' columns, also for questions all annotators answered as intended vs not, and for
+questions an annotator flagged as odd vs never (``correct`` and ``odd_question`` of the
+authors' benchmark table). The overall row says how many of the dataset's questions the
+condition ran ("n of N": ``--mcq-missing skip`` leaves out questions without their media).
+WildScore reports accuracy per category and subcategory. Both are computed here from the
+trial records, over all repeats (each repeat shows the options in another order), under the
+core tasks' denominator policy (``solvers.metrics.DENOMINATOR_EXCLUDED``). The Wilson
+interval treats the trials as independent; repeats of one question are not, so with several
+repeats it is too narrow.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 import pandas as pd
 
 from .assisted import ASSISTED_COLUMNS, has_extractor
 from .cells import cell_numbers
+from .mcq_analyses import CAPTION, distractor_summary, distractor_table
 from .tables import markdown_table
 
-GROUP_KINDS = ("all", "category", "subcategory")
+GROUP_KINDS = ("all", "category", "subcategory", "genre", "annotators", "odd question")
 KEYS = ("model", "dataset", "condition", "shot")
 SUMMARY_COLUMNS = (*KEYS, "group_kind", "group", "n_trials", "n_excluded", "n", "correct",
-                   "accuracy", "ci_low", "ci_high", "ifr", "off_final", "chance")
+                   "accuracy", "ci_low", "ci_high", "ifr", "off_final", "chance",
+                   "questions_run", "questions_total")
 
 
 def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
@@ -30,13 +39,63 @@ def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
     return df[df["family"] == "mcq"].copy()
 
 
+def full_questions(mcq: pd.DataFrame) -> pd.DataFrame:
+    """The records of questions asked with all their options (not ``--mcq-ablate`` trials)."""
+    if "removed_option" not in mcq.columns:
+        return mcq
+    return mcq[mcq["removed_option"].isna()]
+
+
 def _labels(value: object) -> list[str]:
     return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
 
+def _single(column: str, name: Callable[[object], list[str]]
+            ) -> Callable[[pd.DataFrame], pd.Series | None]:
+    """A group labeller reading one details column (genre, annotator shares)."""
+    return lambda frame: frame[column].map(name) if column in frame.columns else None
+
+
+def _agreement(share: object) -> list[str]:
+    if not isinstance(share, int | float) or share != share:
+        return []
+    return ["all chose the answer" if share >= 1 else "not all chose the answer"]
+
+
+def _odd(share: object) -> list[str]:
+    if not isinstance(share, int | float) or share != share:
+        return []
+    return ["flagged by an annotator" if share > 0 else "never flagged"]
+
+
+def _genre(value: object) -> list[str]:
+    return [value] if isinstance(value, str) and value else []
+
+
+GROUPERS = (
+    ("category", lambda frame: frame["categories"].map(_labels)),
+    ("subcategory", lambda frame: frame["subcategories"].map(_labels)),
+    ("genre", _single("genre", _genre)),
+    ("annotators", _single("annotator_agreement", _agreement)),
+    ("odd question", _single("odd_question", _odd)),
+)
+"""Breakdowns of the MCQ table: each maps records to the labels a record counts under
+(MuChoMusic's dimensions, genre, and its annotators' agreement and odd-question flags)."""
+
+
+def _coverage(group: pd.DataFrame) -> dict:
+    """Questions this condition ran of the dataset's (``--mcq-missing skip``), from records."""
+    numbers = {}
+    for column in ("questions_run", "questions_total"):
+        values = group[column].dropna() if column in group.columns else ()
+        numbers[column] = int(values.max()) if len(values) else None
+    return numbers
+
+
 def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
-    """One row per model × dataset × condition × shot × (all | each category | subcategory)."""
-    mcq = mcq_records(df)
+    """One row per model × dataset × condition × shot × (all | each category, subcategory,
+    genre, annotator agreement, odd-question flag)."""
+    mcq = full_questions(mcq_records(df))
     if mcq.empty:
         return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
     extractor = has_extractor(mcq)
@@ -44,9 +103,11 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     for key, group in mcq.groupby(list(KEYS), sort=False):
         base = dict(zip(KEYS, key, strict=True))
         rows.append({**base, "group_kind": "all", "group": "all",
-                     **cell_numbers(group, extractor, chance=True)})
-        for kind, column in (("category", "categories"), ("subcategory", "subcategories")):
-            labels = group[column].map(_labels)
+                     **cell_numbers(group, extractor, chance=True), **_coverage(group)})
+        for kind, labeller in GROUPERS:
+            labels = labeller(group)
+            if labels is None:
+                continue
             for label in sorted({label for values in labels for label in values}):
                 members = group[labels.map(lambda values, label=label: label in values)]
                 rows.append({**base, "group_kind": kind, "group": label,
@@ -66,6 +127,14 @@ def _percent(value: float) -> str:
     return "" if value != value else f"{100 * value:.1f}"
 
 
+def _questions(r) -> str:
+    """"n of N": questions this condition ran, of the dataset's (overall rows only)."""
+    run, total = getattr(r, "questions_run", None), getattr(r, "questions_total", None)
+    if r.group_kind != "all" or run is None or total is None or run != run or total != total:
+        return ""
+    return f"{int(run)} of {int(total)}"
+
+
 def mcq_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Readable table: one row per dataset/condition/shot/group, per model accuracy [CI] and IFR."""
     if summary.empty:
@@ -83,16 +152,36 @@ def mcq_table(summary: pd.DataFrame) -> pd.DataFrame:
             "IFR %": _percent(r.ifr),
             "not on a Final Answer line %": _percent(r.off_final),
             "n": int(r.n),
+            "questions": _questions(r),
             "excluded": int(r.n_excluded),
             "chance %": _percent(r.chance),
         })
     return pd.DataFrame(rows).set_index(["dataset", "condition", "shot", "group", "model"])
 
 
-def mcq_markdown(summary: pd.DataFrame) -> str:
-    """The MCQ table as GitHub Markdown; empty without MCQ records."""
+def _markdown(table: pd.DataFrame) -> str:
+    flat = table.reset_index()
+    return "\n".join(markdown_table(flat.columns, flat.values)) + "\n"
+
+
+def mcq_markdown(summary: pd.DataFrame, records: pd.DataFrame | None = None) -> str:
+    """The MCQ table as GitHub Markdown, then (given the records) MuChoMusic's distractor
+    analysis; empty without MCQ records."""
     table = mcq_table(summary)
     if table.empty:
         return ""
-    flat = table.reset_index()
-    return "\n".join(markdown_table(flat.columns, flat.values)) + "\n"
+    text = _markdown(table)
+    distractors = distractor_table(distractor_summary(mcq_records(records))) \
+        if records is not None else pd.DataFrame()
+    if not distractors.empty:
+        text += f"\n## Distractors\n\n{CAPTION}\n\n{_markdown(distractors)}"
+    return text
+
+
+def mcq_report_tables(records: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The HTML report's MCQ tables beyond the main one (the distractor analysis)."""
+    table = distractor_table(distractor_summary(mcq_records(records)))
+    if table.empty:
+        return {}
+    table.attrs["caption"] = CAPTION
+    return {"Multiple-choice distractors (MuChoMusic's analysis)": table}

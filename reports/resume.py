@@ -24,8 +24,9 @@ RECORDS_FILE = "trials.jsonl"
 RESULT_OPTIONS = (
     "model", "modality", "shot", "strategy", "seed", "max_output_tokens", "control",
     "stimuli_manifest", "notation", "pitch_sample", "backgrounds", "mcq_dataset", "mcq_layout",
-    "mcq_repeats", "mcq_examples", "mcq_condition", "base_url", "thinking_budget",
-    "thinking_level", "hf_dtype", "hf_batch_size", "keyword", "markexpr",
+    "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
+    "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
+    "markexpr",
 )
 
 

@@ -76,6 +76,13 @@ class McqDetails:
     presented_options: list
     option_order: list
     named_options: list
+    option_kinds: list | None = None  # per presented option: correct or MuChoMusic's distractor
+    genre: str | None = None
+    annotator_agreement: float | None = None  # share of annotators who chose the answer
+    odd_question: float | None = None  # share of annotators who flagged the question as odd
+    questions_run: int | None = None  # questions of the dataset this condition ran (media)
+    questions_total: int | None = None  # questions in the dataset
+    removed_option: str | None = None  # distractor kind left out (IR, CU, IU): the ablation
 
 
 DETAILS: dict[str, type] = {"core": CoreDetails, "pitch": PitchDetails, "mcq": McqDetails}
