@@ -25,12 +25,12 @@ FIGURE_CAPTION = (
 )
 
 
-def threshold_section(pitch: pd.DataFrame, out_dir: Path
+def threshold_section(pitch: pd.DataFrame, out_dir: Path, n_boot: int = 200
                       ) -> tuple[dict[str, Path], dict[str, pd.DataFrame], dict[str, Path],
                                  list[dict]]:
     """(files written, report tables, report figures, summary rows) for the graded experiments
     in the pitch records ``pitch``; all empty when there are none."""
-    summary = threshold_summary(pitch) if not pitch.empty else pd.DataFrame()
+    summary = threshold_summary(pitch, n_boot) if not pitch.empty else pd.DataFrame()
     if summary.empty:
         return {}, {}, {}, []
     files = {"thresholds.md": out_dir / "thresholds.md",
