@@ -40,7 +40,7 @@ def _d2_records() -> pd.DataFrame:
 
 
 def test_each_model_gets_its_own_verdict_and_the_observer_its_threshold():
-    summary = threshold_summary(_d2_records(), n_boot=100).set_index(["model", "condition"])
+    summary = threshold_summary(_d2_records(), n_boot=60).set_index(["model", "condition"])
     assert summary.loc[("oracle", "all"), "status"] == BELOW_RANGE
     assert summary.loc[("chance", "all"), "status"] == NO_THRESHOLD
     observer = summary.loc[("observer", "all")]
