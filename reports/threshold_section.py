@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from .threshold_figure import write_hearing_profile
 from .thresholds import CAPTION, profile_table, threshold_summary, thresholds_markdown
 
 TITLE = "Hearing profile: psychometric thresholds"
@@ -30,6 +29,8 @@ def threshold_section(pitch: pd.DataFrame, out_dir: Path, n_boot: int = 200
                                  list[dict]]:
     """(files written, report tables, report figures, summary rows) for the graded experiments
     in the pitch records ``pitch``; all empty when there are none."""
+    from .threshold_figure import write_hearing_profile  # matplotlib only when there is one
+
     summary = threshold_summary(pitch, n_boot) if not pitch.empty else pd.DataFrame()
     if summary.empty:
         return {}, {}, {}, []
