@@ -77,9 +77,11 @@ def graded_items(pitch: pd.DataFrame) -> pd.DataFrame:
     The any-notation outcome per item (a pitch item counts right in MIDI, SPN or Hz); items
     whose every trial was excluded (no output) are left out, as in every table.
     """
-    pitch = pitch[pitch["experiment"].isin(tuple(GRADED))]
     columns = ["model", "experiment", "item_id", "correct", "chance_probability", "level",
                "condition"]
+    if "params" not in pitch.columns:  # records from before items carried their parameters
+        return pd.DataFrame(columns=columns)
+    pitch = pitch[pitch["experiment"].isin(tuple(GRADED))]
     if pitch.empty:
         return pd.DataFrame(columns=columns)
     items = counted(any_notation_items(pitch))

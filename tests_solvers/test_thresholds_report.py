@@ -88,4 +88,6 @@ def test_a_run_without_graded_experiments_has_no_section(tmp_path):
                             for item in pitch_items("a1", 5)])
     assert threshold_section(records, tmp_path) == ({}, {}, {}, [])
     assert profile_table(threshold_summary(records)).empty
+    no_params = _d2_records().drop(columns="params")  # records without item parameters
+    assert threshold_section(no_params, tmp_path) == ({}, {}, {}, [])
     assert not list(tmp_path.iterdir())
