@@ -121,6 +121,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
     from . import assisted, controls, figures, html, mcq_tables, pitch_tables, stats
     from .sections import records_for, sections_by_family, unbuilt_sections
+    from .threshold_section import threshold_section
 
     out_dir.mkdir(parents=True, exist_ok=True)
     by_family = sections_by_family(header)
@@ -161,6 +162,9 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         put("controls.csv", control_summary.to_csv(index=False))
     figure_paths = figures.write_figures(figure_records, out_dir) if len(figure_records) else {}
     written.update({path.name: path for path in figure_paths.values()})
+    threshold_files, threshold_tables, threshold_figures, thresholds = threshold_section(
+        pitch, out_dir)
+    written.update(threshold_files)
     put(
         "summary.json",
         json.dumps(
@@ -176,6 +180,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
                 "pitch": frame_rows(pitch_summary) if not pitch.empty else [],
                 "mcq": frame_rows(mcq_summary) if not mcq_summary.empty else [],
                 "controls": frame_rows(control_summary),
+                "thresholds": thresholds,
                 "unbuilt_report_sections": unbuilt_sections(by_family),
             },
             indent=2,
@@ -199,6 +204,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         if not partial.empty:
             partial.attrs["caption"] = pitch_tables.PARTIAL_CAPTION
             report_tables["Pitch partial credit"] = partial
+    report_tables.update(threshold_tables)
     if not mcq_summary.empty:
         mcq_table = mcq_tables.mcq_table(mcq_summary)
         mcq_table.attrs["caption"] = (
@@ -220,5 +226,6 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "effects coding, joint Wald tests per term."
         )
         report_tables["Statistics: logistic mixed model per task"] = glmm
-    put("report.html", html.render_report(header, report_tables, figure_paths))
+    put("report.html", html.render_report(header, report_tables,
+                                          {**figure_paths, **threshold_figures}))
     return written

@@ -24,7 +24,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED
 
-from . import assisted
+from . import assisted, threshold_section
 from .tables import CHANCE, SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
 
 PathLike = str | os.PathLike[str]
@@ -45,6 +45,8 @@ FIGURE_CAPTIONS = {
         "decision accuracy (y), per task label and modality, pooled over models and shots."
     ),
 }
+FIGURE_TITLES[threshold_section.FIGURE_NAME] = threshold_section.FIGURE_TITLE
+FIGURE_CAPTIONS[threshold_section.FIGURE_NAME] = threshold_section.FIGURE_CAPTION
 CONTENT_SECURITY_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 STYLE = """
 body { font: 14px/1.45 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #1d1d1f;
