@@ -1,0 +1,83 @@
+"""Pure parsers and solvers of the MUSE family's LogicLM schemas (fixtures/muse/).
+
+As for the core tasks, the model only transcribes (pitches, onset slots, chords, a program
+number) and these functions decide; each returns None when the transcription determines no
+answer, rather than guessing.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from .logic import intervals
+from .schemas import (
+    MIDI_PITCH_RANGE,
+    SchemaError,
+    _check_identifier,
+    _check_non_empty,
+    _check_range,
+    _require_lines,
+)
+
+Lines = tuple[tuple[int, ...], ...]
+
+# --- parsing ----------------------------------------------------------------------------------
+
+
+def parse_lines(text: str, name: str, identifiers: Sequence[str], count: int,
+                value_range: tuple[int, int] = MIDI_PITCH_RANGE, non_empty: bool = True,
+                distinct: bool = False) -> Lines:
+    """``count`` lines ``name(identifier, [ints])`` in order; ``identifiers`` names each line's
+    stimulus (one per line, or one for all lines of a single stimulus)."""
+    lines = _require_lines(text, name, count)
+    expected = list(identifiers) if len(identifiers) == count else [identifiers[0]] * count
+    for line, identifier in zip(lines, expected, strict=True):
+        _check_identifier(line, identifier)
+        if non_empty:
+            _check_non_empty(line, "values")
+        _check_range(line, value_range, "values")
+        if distinct:
+            repeated = sorted(v for v, times in Counter(line.values).items() if times > 1)
+            if repeated:
+                listed = ", ".join(str(v) for v in repeated)
+                raise SchemaError("domain", f"{name}(...) lists value(s) more than once: {listed}")
+    return tuple(line.values for line in lines)
+
+
+# --- melody shape -----------------------------------------------------------------------------
+
+CONTOUR_LETTER: dict[str, str] = {
+    "ascending": "A", "descending": "B", "arch": "C", "inverted arch": "D",
+}
+
+
+def contour(pitches: Sequence[int]) -> str | None:
+    """"ascending", "descending", "arch" (up, then down) or "inverted arch" (down, then up)
+    from the directions of the steps, repeated notes ignored; None for any other shape."""
+    signs = [1 if step > 0 else -1 for step in intervals(pitches) if step]
+    runs = [sign for index, sign in enumerate(signs) if index == 0 or sign != signs[index - 1]]
+    return {(1,): "ascending", (-1,): "descending", (1, -1): "arch",
+            (-1, 1): "inverted arch"}.get(tuple(runs))
+
+
+def contour_answer(pitches: Sequence[int]) -> str | None:
+    shape = contour(pitches)
+    return None if shape is None else CONTOUR_LETTER[shape]
+
+
+# --- oddball ----------------------------------------------------------------------------------
+
+MAJOR_SCALE_STEPS = (0, 2, 4, 5, 7, 9, 11)
+
+
+def out_of_key(tonic_pc: int, pitches: Sequence[int]) -> tuple[int, ...]:
+    """The pitches whose pitch class is not in the major scale on ``tonic_pc`` (0 = C)."""
+    return tuple(p for p in pitches if (p - tonic_pc) % 12 not in MAJOR_SCALE_STEPS)
+
+
+def oddball_answer(tonic_pc: int, pitches: Sequence[int]) -> str | None:
+    """"yes" when a note lies outside the major key, "no" when none does; None without notes."""
+    if not pitches:
+        return None
+    return "yes" if out_of_key(tonic_pc, pitches) else "no"
