@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 
-from .logic import intervals
+from .logic import count_offbeats, intervals
 from .schemas import (
     MIDI_PITCH_RANGE,
     SchemaError,
@@ -81,3 +82,47 @@ def oddball_answer(tonic_pc: int, pitches: Sequence[int]) -> str | None:
     if not pitches:
         return None
     return "yes" if out_of_key(tonic_pc, pitches) else "no"
+
+
+# --- rhythm matching, syncopation comparison, meter -------------------------------------------
+
+
+def rhythm_match_answer(first: Sequence[int], second: Sequence[int]) -> str:
+    """"yes" when the two onset grids are the same set of slots, else "no"."""
+    return "yes" if set(first) == set(second) else "no"
+
+
+def sync_compare_answer(first: Sequence[int], second: Sequence[int]) -> str | None:
+    """"A" when the first loop has more off-beat (even-slot) hits, "B" when the second has;
+    None when they have as many."""
+    first_count, second_count = count_offbeats(first), count_offbeats(second)
+    if first_count == second_count:
+        return None
+    return "A" if first_count > second_count else "B"
+
+
+METER_LETTER: dict[str, str] = {"duple": "A", "triple": "B", "compound": "C"}
+
+
+def meter(kicks: Sequence[int], snares: Sequence[int]) -> str | None:
+    """The grouping of an eighth-note grid from its downbeats (kicks) and other beats (snares):
+    kicks every 4 eighths with snares 2 after them: duple (2/4); every 6 with snares 2 and 4
+    after: triple (3/4); every 6 with snares 3 after: compound (6/8). None otherwise."""
+    downbeats = sorted(set(kicks))
+    gaps = {later - earlier for earlier, later in pairwise(downbeats)}
+    if len(gaps) != 1 or not snares:
+        return None
+    (bar,) = gaps
+    offsets = set()
+    for slot in snares:
+        before = [k for k in downbeats if k <= slot]
+        if not before or not 0 < slot - before[-1] < bar:
+            return None
+        offsets.add(slot - before[-1])
+    shapes = {(4, (2,)): "duple", (6, (2, 4)): "triple", (6, (3,)): "compound"}
+    return shapes.get((bar, tuple(sorted(offsets))))
+
+
+def meter_answer(kicks: Sequence[int], snares: Sequence[int]) -> str | None:
+    found = meter(kicks, snares)
+    return None if found is None else METER_LETTER[found]
