@@ -126,3 +126,65 @@ def meter(kicks: Sequence[int], snares: Sequence[int]) -> str | None:
 def meter_answer(kicks: Sequence[int], snares: Sequence[int]) -> str | None:
     found = meter(kicks, snares)
     return None if found is None else METER_LETTER[found]
+
+
+# --- key modulation, chord sequences, instruments ---------------------------------------------
+
+# Krumhansl & Kessler's major-key profile (probe-tone ratings), tonic first.
+MAJOR_PROFILE = (6.35, 2.23, 3.48, 2.33, 4.38, 4.09, 2.52, 5.19, 2.39, 3.66, 2.29, 2.88)
+
+
+def major_key(pitches: Sequence[int]) -> int | None:
+    """The tonic pitch class (0 = C) of the major key whose Krumhansl-Kessler profile best
+    correlates with the pitch-class counts of ``pitches`` (Krumhansl-Schmuckler); None for
+    no pitches or a tie."""
+    counts = [0.0] * 12
+    for pitch in pitches:
+        counts[pitch % 12] += 1
+    if not any(counts):
+        return None
+    scores = [_correlation(counts, MAJOR_PROFILE[-tonic:] + MAJOR_PROFILE[:-tonic])
+              for tonic in range(12)]
+    best = max(scores)
+    winners = [tonic for tonic, score in enumerate(scores) if best - score < 1e-9]
+    return winners[0] if len(winners) == 1 else None
+
+
+def _correlation(first: Sequence[float], second: Sequence[float]) -> float:
+    mean_1, mean_2 = sum(first) / len(first), sum(second) / len(second)
+    covariance = sum((a - mean_1) * (b - mean_2) for a, b in zip(first, second, strict=True))
+    spread = (sum((a - mean_1) ** 2 for a in first) * sum((b - mean_2) ** 2 for b in second))
+    return covariance / spread ** 0.5 if spread else 0.0
+
+
+def modulation_answer(chords: Sequence[Sequence[int]]) -> str | None:
+    """"yes" when the major key of the second half of the chords differs from the first
+    half's, "no" when it is the same; None for an odd chord count or an unclear key."""
+    if not chords or len(chords) % 2:
+        return None
+    half = len(chords) // 2
+    keys = [major_key([p for chord in part for p in chord])
+            for part in (chords[:half], chords[half:])]
+    if None in keys:
+        return None
+    return "no" if keys[0] == keys[1] else "yes"
+
+
+def progression_answer(first_roots: Sequence[int], second_roots: Sequence[int]) -> str | None:
+    """"yes" when two progressions' roots move by the same intervals (octaves folded): the same
+    functions in another key; "no" otherwise; None when a progression is empty."""
+    if not first_roots or not second_roots:
+        return None
+    if len(first_roots) != len(second_roots):
+        return "no"
+    steps = [tuple((b - a) % 12 for a, b in pairwise(roots))
+             for roots in (first_roots, second_roots)]
+    return "yes" if steps[0] == steps[1] else "no"
+
+
+INSTRUMENT_LETTER: dict[int, str] = {0: "A", 40: "B", 56: "C", 73: "D"}  # GM program -> option
+
+
+def instrument_answer(program: int) -> str | None:
+    """The option of a GM program (0-based): any of the eight pianos (0-7) is the piano."""
+    return INSTRUMENT_LETTER.get(0 if 0 <= program <= 7 else program)
