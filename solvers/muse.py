@@ -107,7 +107,8 @@ METER_LETTER: dict[str, str] = {"duple": "A", "triple": "B", "compound": "C"}
 def meter(kicks: Sequence[int], snares: Sequence[int]) -> str | None:
     """The grouping of an eighth-note grid from its downbeats (kicks) and other beats (snares):
     kicks every 4 eighths with snares 2 after them: duple (2/4); every 6 with snares 2 and 4
-    after: triple (3/4); every 6 with snares 3 after: compound (6/8). None otherwise."""
+    after: triple (3/4); every 6 with snares 3 after: compound (6/8); snares before the first
+    kick count from the downbeat a bar earlier. None otherwise."""
     downbeats = sorted(set(kicks))
     gaps = {later - earlier for earlier, later in pairwise(downbeats)}
     if len(gaps) != 1 or not snares:
@@ -115,8 +116,8 @@ def meter(kicks: Sequence[int], snares: Sequence[int]) -> str | None:
     (bar,) = gaps
     offsets = set()
     for slot in snares:
-        before = [k for k in downbeats if k <= slot]
-        if not before or not 0 < slot - before[-1] < bar:
+        before = [k for k in downbeats if k <= slot] or [downbeats[0] - bar]  # a pickup bar
+        if not 0 < slot - before[-1] < bar:
             return None
         offsets.add(slot - before[-1])
     shapes = {(4, (2,)): "duple", (6, (2, 4)): "triple", (6, (3,)): "compound"}
