@@ -34,6 +34,7 @@ def test_items_are_seeded_balanced_and_apart(task: str) -> None:
     test, fewshot = items_for(task, "test"), items_for(task, "fewshot")
     assert 24 <= len(test) <= 48 and fewshot
     assert len({i.item_id for i in items}) == len(items)
+    assert len(set(items)) == len(items)  # hashable: requests are memoised on their item
     test_clips = {c.spec_hash() for i in test for c in i.clips}
     assert not test_clips & {c.spec_hash() for i in fewshot for c in i.clips}
     counts = Counter(i.answer for i in test)
