@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from solvers.metrics import DENOMINATOR_EXCLUDED
+from solvers.metrics import DENOMINATOR_EXCLUDED, TRANSCRIPTION_KEYS
 
 from . import assisted, threshold_section
 from .tables import CHANCE, SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
@@ -104,7 +104,7 @@ def report_tables(
         "when k trials were left out of the denominator. The last row is each task's chance."
         + assisted.caption(df)
     )
-    f1 = transcription_f1(df)
+    f1 = transcription_f1(df[df["task"].isin(TRANSCRIPTION_KEYS)])  # tasks it can score
     f1.attrs["caption"] = (
         "Micro-averaged over LogicLM trials pooled across models and shots; accuracy is the "
         "decision accuracy of the same trials."

@@ -85,7 +85,8 @@ class McqDetails:
     removed_option: str | None = None  # distractor kind left out (IR, CU, IU): the ablation
 
 
-DETAILS: dict[str, type] = {"core": CoreDetails, "pitch": PitchDetails, "mcq": McqDetails}
+DETAILS: dict[str, type] = {"core": CoreDetails, "pitch": PitchDetails, "mcq": McqDetails,
+                             "muse": CoreDetails}  # the MUSE family records what core does
 """Each family's details type; a new family adds its own here."""
 FAMILIES = tuple(DETAILS)
 Details = CoreDetails | PitchDetails | McqDetails

@@ -1,0 +1,46 @@
+"""The built-in listener on the MUSE tasks: it hears what an established method hears (onsets
+on the grid, pitch tracking), reads every MIDI listing, and declines the rest in words."""
+
+from __future__ import annotations
+
+import functools
+
+from fixtures.backends.base import GenerationSettings
+from fixtures.backends.listener import ListenerBackend
+from fixtures.muse.catalog import items_for
+from fixtures.muse.trial import MuseTrial
+from fixtures.runner import run_trial_sync
+
+SETTINGS = GenerationSettings()
+
+
+@functools.cache
+def _listener() -> ListenerBackend:
+    return ListenerBackend()  # warms its models up once
+
+
+def _run(task: str, modality: str, strategy: str, index: int = 0):
+    item = items_for(task, "test")[index]
+    trial = MuseTrial("listener", modality, "zero", strategy, item)
+    return run_trial_sync(_listener(), trial, SETTINGS)
+
+
+def test_the_listener_hears_rhythm_pairs_and_meter_from_audio() -> None:
+    for task, index in (("muse_rhythm_match", 1), ("muse_sync_compare", 0), ("muse_meter", 2)):
+        result = _run(task, "audio", "logiclm", index)
+        assert result.correct, result.explain()
+        assert result.transcription == result.trial.item.transcription
+
+
+def test_the_listener_reads_chords_from_midi() -> None:
+    for task in ("muse_modulation", "muse_chord_sequence", "muse_instrument"):
+        result = _run(task, "midi", "cot", 1)
+        assert result.correct, result.explain()
+
+
+def test_the_listener_declines_what_it_cannot_hear() -> None:
+    result = _run("muse_instrument", "audio", "standalone")
+    assert not result.correct and result.parsed_answer is None
+    assert result.turns[0].text.startswith("I cannot answer muse_instrument from a recording")
+    score = _run("muse_meter", "score", "standalone")
+    assert score.parsed_answer is None and "score modality" in score.turns[0].text
