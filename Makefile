@@ -44,10 +44,11 @@ bench: setup
 
 # every pitch stimulus of the full set against independent audio analysis (two tracker
 # families, octave ambiguity), then the shortcut audit of every core task and pitch experiment
-# (nuisance classifiers); make test checks 4 items per experiment and audits a few tasks
+# (nuisance classifiers), then every MUSE item's label and audit; make test checks a sample
 labels: setup
 	EARTEST_LABEL_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_pitch_labels.py -n $(JOBS) -q -p no:randomly
 	EARTEST_NUISANCE_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_nuisance_shortcuts.py -n $(JOBS) -q -p no:randomly -k no_nuisance
+	EARTEST_MUSE_LABELS=all $(BIN)/python -m pytest tests_solvers/test_muse_labels.py tests_solvers/test_muse_nuisance.py -n $(JOBS) -q -p no:randomly
 
 clean:
 	rm -rf $(VENV) .cache reports/out .pytest_cache .hypothesis
