@@ -4,9 +4,9 @@
 report made by the same code as a single run's report. ``compare`` prints per-cell deltas
 between two runs of the same trials, with exact McNemar tests.
 
-Bad input (a missing run, a malformed record, an output directory that already holds a run,
-two runs with no trial in common) is one line on stderr and exit status 4, as pytest's usage
-errors are.
+Bad input (a missing run, a malformed record, a shard set with a shard missing or doubled,
+an output directory that already holds a run, two runs with no trial in common) is one line
+on stderr and exit status 4, as pytest's usage errors are.
 """
 
 from __future__ import annotations
@@ -58,8 +58,12 @@ def _headers(run_dirs: list[Path]) -> list[dict]:
 def build(run_dirs: list[Path], out_dir: Path) -> Path:
     from . import artifacts, tables
     from .paths import directory_problem
+    from .shards import shard_set_problem
 
     check_out_dir(out_dir, run_dirs)
+    headers = _headers(run_dirs)
+    if problem := shard_set_problem(headers, run_dirs):
+        raise ValueError(problem)
     df = tables.load_records(run_dirs)
     if problem := directory_problem(out_dir):
         raise ValueError(f"--out: {problem}")
@@ -71,7 +75,6 @@ def build(run_dirs: list[Path], out_dir: Path) -> Path:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     handle.write(line + "\n")
-    headers = _headers(run_dirs)
     header = {
         "run_id": out_dir.name,
         "merged_from": [str(p) for p in run_dirs],

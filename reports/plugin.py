@@ -362,8 +362,10 @@ def pytest_configure(config: pytest.Config) -> None:
     config.pluginmanager.register(RecordPlugin(config, writer), "eartest-records")
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+@pytest.hookimpl(wrapper=True)  # after every other plugin's part: -k/-m, then --shard's split
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]):
     """Under --resume, in every process: leave out the trials the run already recorded."""
+    yield
     if config.getoption("resume"):
         resume.deselect_recorded(config, items, Path(config.getoption("resume")))
 
