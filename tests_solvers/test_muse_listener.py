@@ -32,6 +32,32 @@ def test_the_listener_hears_rhythm_pairs_and_meter_from_audio() -> None:
         assert result.transcription == result.trial.item.transcription
 
 
+def test_the_listener_hears_chord_progressions_from_audio() -> None:
+    """Both answers of a modulation pair and of a chord-sequence pair, with the chords it
+    transcribed (four-part chords: bass, chord tones, the doubled root of a triad)."""
+    for task in ("muse_modulation", "muse_chord_sequence"):
+        for index in (2, 3):
+            result = _run(task, "audio", "logiclm", index)
+            assert result.correct, result.explain()
+            assert result.transcription == result.trial.item.transcription
+
+
+def test_the_listener_declines_chords_it_cannot_count(tmp_path) -> None:
+    import numpy as np
+    import soundfile
+
+    from fixtures.muse.harmony_listening import ChordsUnclear, heard_chords
+
+    silence = tmp_path / "quiet.wav"
+    soundfile.write(silence, np.zeros(16000 * 3), 16000)
+    try:
+        heard_chords(silence, "no-sha", 8)
+    except ChordsUnclear as exc:
+        assert "chord onsets where the question has 8 chords" in str(exc)
+    else:
+        raise AssertionError("silence was heard as eight chords")
+
+
 def test_the_listener_reads_chords_from_midi() -> None:
     for task in ("muse_modulation", "muse_chord_sequence", "muse_instrument"):
         result = _run(task, "midi", "cot", 1)
