@@ -144,7 +144,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         path.write_text(text, encoding="utf-8")
         written[name] = path
 
-    chance = tables.chance_levels(header)
+    chance = tables.chance_levels(header, df)
     table1_md = tables.table1_markdown(summary, chance)
     put("table1.md", table1_md + "\n")
     put("table1.csv", tables.table1_csv(summary))

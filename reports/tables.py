@@ -20,6 +20,7 @@ from solvers.logic import CHORD_LETTER_BY_QUALITY
 from solvers.metrics import (
     TRANSCRIPTION_KEYS,
     f1_from_counts,
+    part_element_counts,
     precision_recall,
     transcription_counts,
 )
@@ -188,13 +189,18 @@ def _ordered(values: Iterable[str], canonical: Sequence[str], keep_canonical: bo
 # --- Table 1 -----------------------------------------------------------------------------------
 
 
-def chance_levels(header: Mapping) -> dict[str, float]:
-    """Each core task's chance level for this run: 1 / options offered, which a stimuli
-    manifest with fewer labels narrows (recorded in the run header)."""
+def chance_levels(header: Mapping, df: pd.DataFrame | None = None) -> dict[str, float]:
+    """Each task's chance level for this run: the core tasks' 1 / options offered, which a
+    stimuli manifest with fewer labels narrows (recorded in the run header); any other task's
+    from its records' ``chance_probability`` (a family that records it gets a chance row)."""
     manifest = (header.get("options") or {}).get("stimuli_manifest") or {}
     narrowed = {task: 1 / len(answers)
                 for task, answers in (manifest.get("offered_answers") or {}).items() if answers}
-    return {**CHANCE, **narrowed}
+    recorded: dict[str, float] = {}
+    if df is not None and "chance_probability" in df.columns:
+        known = df.dropna(subset=["chance_probability"])
+        recorded = known.groupby("task")["chance_probability"].mean().to_dict()
+    return {**recorded, **CHANCE, **narrowed}
 
 
 def table1(
@@ -303,7 +309,9 @@ def transcription_f1(df: pd.DataFrame, by_model: bool = False) -> pd.DataFrame:
     Follows the paper's Figure 3: TP/FP/FN are summed over all trials of a group (pooled over
     models and shots unless ``by_model``) before precision, recall and F1 are computed, so each
     trial weighs the same. Labels are "on-beat"/"off-beat" for syncopation (every trial feeds
-    both), the true answer "yes"/"no" for transposition, and the true chord quality for chord.
+    both), the true answer "yes"/"no" for transposition, and the true chord quality for chord;
+    any other task's transcription is scored part by part (``part_element_counts``) under its
+    true answer.
     ``accuracy`` is the decision accuracy of the same trials. Trials excluded from accuracy
     (no output) are excluded here too; a trial whose schema never parsed counts every true
     note as a false negative. Trials without a true transcription (a manifest's recordings
@@ -319,9 +327,9 @@ def transcription_f1(df: pd.DataFrame, by_model: bool = False) -> pd.DataFrame:
     logiclm = logiclm[has_truth]
     totals: dict[tuple, list[int]] = {}
     for record in logiclm.to_dict("records"):
-        counts = transcription_counts(
-            record["task"], record["truth_transcription"], _missing_to_none(record["transcription"])
-        )
+        truth, heard = record["truth_transcription"], _missing_to_none(record["transcription"])
+        counts = (transcription_counts(record["task"], truth, heard)
+                  if record["task"] in TRANSCRIPTION_KEYS else part_element_counts(truth, heard))
         for key, (tp, fp, fn) in counts.items():
             label = _label(record, key)
             group = (record["model"],) if by_model else ()
@@ -352,7 +360,7 @@ def _label(record: Mapping, count_key: str) -> str:
     task = record["task"]
     if task == "syncopation":
         return count_key
-    if task == "transposition":
+    if task == "transposition" or task not in TRANSCRIPTION_KEYS:
         return str(record["truth"])
     quality = CHORD_QUALITY_BY_LETTER.get(record["truth"])
     if quality is None:

@@ -166,6 +166,23 @@ TRANSCRIPTION_KEYS: dict[str, tuple[str, ...]] = {
 """The keys :func:`transcription_counts` returns for each task."""
 
 
+PART_ELEMENTS = "elements"
+"""The key of :func:`part_element_counts`, for tasks without a schema of their own here."""
+
+
+def part_element_counts(
+    truth: Sequence[Sequence[int]], predicted: Sequence[Sequence[int]] | None
+) -> dict[str, Counts]:
+    """(TP, FP, FN) of any LogicLM transcription made of parts (a melody, a rhythm grid, a
+    chord...) each holding integers: every element counts with its part's position, so a
+    pitch heard in the wrong chord or an onset in the wrong loop is both a FP and a FN.
+    ``predicted`` None (no valid schema) makes every true element a false negative."""
+    parts: Sequence[Sequence[int]] = [] if predicted is None else predicted
+    return {PART_ELEMENTS: set_prf(
+        ((index, x) for index, part in enumerate(truth) for x in part),
+        ((index, x) for index, part in enumerate(parts) for x in part))}
+
+
 def transcription_counts(
     task: str,
     truth: Sequence[Sequence[int]],

@@ -256,3 +256,13 @@ def test_binomial_sf_edges_and_large_n():
     assert exact_binomial_sf(3, 3, 0.5) == 1 / 8
     assert exact_binomial_sf(1, 2, 0.25) == pytest.approx(1 - 0.75**2)
     assert 0.0 < exact_binomial_sf(380, 1200, 0.3) < 1.0  # no float overflow
+
+
+def test_part_element_counts_score_each_element_in_its_own_part():
+    from solvers.metrics import PART_ELEMENTS, part_element_counts
+
+    truth = [[1, 3, 5], [2, 4]]
+    assert part_element_counts(truth, [[1, 3, 5], [2, 4]]) == {PART_ELEMENTS: (5, 0, 0)}
+    # 2 heard in the first part instead of the second: one FP and one FN
+    assert part_element_counts(truth, [[1, 2, 3, 5], [4]]) == {PART_ELEMENTS: (4, 1, 1)}
+    assert part_element_counts(truth, None) == {PART_ELEMENTS: (0, 0, 5)}
