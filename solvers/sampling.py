@@ -25,6 +25,7 @@ class SampleOutcomes:
     answers: list  # per sample: the answer read, or None
     correct: list  # per sample: whether it was right
     seeds: list  # per sample: the seed sent
+    errors: list  # per sample: its error class, or None
     mean_accuracy: float
     majority_answer: str | None
     majority_correct: bool
@@ -47,15 +48,17 @@ def majority_index(answers: Sequence[str | None]) -> int:
     return next(i for i, answer in enumerate(answers) if counts[answer] == top)
 
 
-def summarize(answers: Sequence[str | None], correct: Sequence[bool],
-              seeds: Sequence[int]) -> SampleOutcomes:
+def summarize(answers: Sequence[str | None], correct: Sequence[bool], seeds: Sequence[int],
+              errors: Sequence[str | None] | None = None) -> SampleOutcomes:
     """The outcomes of one trial's samples, in sample order."""
-    if not len(answers) == len(correct) == len(seeds):
-        raise ValueError("answers, correct and seeds differ in length")
+    errors = [None] * len(answers) if errors is None else list(errors)
+    if not len(answers) == len(correct) == len(seeds) == len(errors):
+        raise ValueError("answers, correct, seeds and errors differ in length")
     index = majority_index(answers)
     majority = answers[index]
     return SampleOutcomes(
         answers=list(answers), correct=[bool(c) for c in correct], seeds=list(seeds),
+        errors=errors,
         mean_accuracy=sum(map(bool, correct)) / len(correct),
         majority_answer=majority,
         majority_correct=bool(correct[index]),
