@@ -92,7 +92,7 @@ def outcome(record_correct: bool, error_class: str | None) -> str:
 
 
 def baseline_from_records(df: pd.DataFrame) -> dict:
-    summary = tables.cell_summary(df)
+    summary = tables.cell_summary(df, samples=False)
     models: dict[str, dict] = {}
     for model, group in df.groupby("model", sort=True):
         trials = {

@@ -32,16 +32,17 @@ def item_counts(frame: pd.DataFrame) -> pd.DataFrame:
     """Per item of ``frame``: right samples and counted samples (summed over its trials, e.g.
     MCQ repeats), its trials' mean agreement. A record without samples is one sample."""
     rows = []
-    for row in frame.itertuples():
-        outcome = getattr(row, "samples", None)
+    samples = frame["samples"] if "samples" in frame.columns else [None] * len(frame)
+    for item, outcome, correct, error in zip(frame["item_id"], samples, frame["correct"],
+                                             frame["error_class"], strict=True):
         if isinstance(outcome, dict):
-            kept = [right for right, error in zip(outcome["correct"], outcome["errors"],
-                                                  strict=True)
-                    if error not in DENOMINATOR_EXCLUDED]
-            rows.append((row.item_id, sum(kept), len(kept), outcome["agreement"]))
+            kept = [right for right, why in zip(outcome["correct"], outcome["errors"],
+                                                strict=True)
+                    if why not in DENOMINATOR_EXCLUDED]
+            rows.append((item, sum(kept), len(kept), outcome["agreement"]))
         else:
-            counted = row.error_class not in DENOMINATOR_EXCLUDED
-            rows.append((row.item_id, int(bool(row.correct) and counted), int(counted), 1.0))
+            counted = error not in DENOMINATOR_EXCLUDED
+            rows.append((item, int(bool(correct) and counted), int(counted), 1.0))
     table = pd.DataFrame(rows, columns=["item_id", "right", "asked", "agreement"])
     return table.groupby("item_id", sort=False).agg(
         right=("right", "sum"), asked=("asked", "sum"), agreement=("agreement", "mean"))

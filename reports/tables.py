@@ -126,20 +126,22 @@ def _parse_line(line: str, path: Path, number: int) -> dict:
 # --- Accuracy per cell -------------------------------------------------------------------------
 
 
-def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
+def cell_summary(df: pd.DataFrame, samples: bool = True) -> pd.DataFrame:
     """Accuracy per (model, task, modality, shot, strategy) cell under the denominator policy.
 
     ``n`` is the paper's EffectiveTotal: ``n_trials`` minus the ``n_excluded`` trials whose
     error class is in :data:`solvers.metrics.DENOMINATOR_EXCLUDED`. ``ifr`` (instruction-
     following rate) is the share of those ``n`` outputs that yielded a valid answer at all, so
     a low accuracy can be told apart from a formatting failure. One count column per error
-    class follows, so nothing excluded or failed is hidden.
+    class follows, so nothing excluded or failed is hidden. A run with ``--samples`` adds
+    :data:`reports.sampled.SAMPLED_COLUMNS` (``samples=False`` leaves them out: their
+    bootstrap is the slow part, and the baseline's cells only need the counts).
     """
     extra = sorted({c for c in df["error_class"].dropna().unique() if c not in ERROR_CLASSES})
     classes = [*ERROR_CLASSES, *extra]
     df = with_rendition_in_task(df)
     extractor = has_extractor(df)
-    sampled = has_samples(df)
+    sampled = samples and has_samples(df)
     rows = []
     for key, group in df.groupby(list(CELL_KEYS), sort=False):
         counts = group["error_class"].value_counts()

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, fields
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class SampleOutcomes:
         return len(self.answers)
 
     def to_json(self) -> dict:
-        return {"k": self.k, **asdict(self)}
+        return {"k": self.k, **{f.name: getattr(self, f.name) for f in fields(self)}}
 
 
 def majority_index(answers: Sequence[str | None]) -> int:
