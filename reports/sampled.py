@@ -20,7 +20,8 @@ from solvers.cluster_stats import cluster_bootstrap_interval
 from solvers.metrics import DENOMINATOR_EXCLUDED, wilson_interval
 
 SAMPLED_COLUMNS = ("samples_k", "mean_accuracy", "mean_ci_low", "mean_ci_high",
-                   "naive_ci_low", "naive_ci_high", "agreement")
+                   "naive_ci_low", "naive_ci_high", "agreement", "agreement_ci_low",
+                   "agreement_ci_high")
 
 
 def has_samples(df: pd.DataFrame) -> bool:
@@ -59,9 +60,11 @@ def sample_fields(frame: pd.DataFrame, on: bool, seed: int = 0) -> dict:
     naive = wilson_interval(right, asked) if asked else (math.nan, math.nan)
     ks = [len(s["answers"]) for s in frame.get("samples", pd.Series([], dtype=object))
           if isinstance(s, dict)]
+    agreement = cluster_bootstrap_interval(items["agreement"], [1] * len(items), seed=seed)
     return {"samples_k": max(ks, default=1), "mean_accuracy": mean, "mean_ci_low": low,
             "mean_ci_high": high, "naive_ci_low": naive[0], "naive_ci_high": naive[1],
-            "agreement": float(items["agreement"].mean()) if len(items) else math.nan}
+            "agreement": agreement[0], "agreement_ci_low": agreement[1],
+            "agreement_ci_high": agreement[2]}
 
 
 def sample_suffix(cell) -> str:

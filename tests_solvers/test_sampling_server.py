@@ -1,0 +1,74 @@
+"""Issue 17 end to end: ``--samples K`` against the fake OpenAI-compatible server.
+
+The server plays a model that is right with probability ``P`` per sample, drawing from the
+seed each request carries (so the same request always gets the same answer, and samples of a
+trial differ only by their seed). The benchmark runs in a subprocess: K requests per trial,
+none on a re-run, only the new samples when K grows, and the report's mean accuracy, majority
+accuracy and agreement within their intervals of the analytic values.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from fixtures.tasks.catalog import items_for
+from solvers.sampling import binary_agreement, binary_majority_accuracy
+from tests_solvers import CORE_BENCH, PYTEST, trial_row
+from tests_solvers.fakes.openai_server import FakeOpenAIServer, text
+
+REPO = Path(__file__).resolve().parent.parent
+SLICE = ["-m", "chord and midi and zero and standalone"]  # 44 trials
+TRIALS = 44
+P = 0.7
+TRUTH = {name: item.answer for item in items_for("chord", "test")
+         for name in item.stimulus_names()}
+
+
+def _model(request) -> object:
+    """Right with probability P per request (drawn from its seed and stimulus), else one
+    fixed wrong letter."""
+    stimulus = re.search(r"Stimulus: (\w+)\.mid", json.dumps(request.body)).group(1)
+    truth = TRUTH[stimulus]
+    draw = hashlib.sha256(f"{request.body['seed']}/{stimulus}".encode()).digest()
+    right = int.from_bytes(draw[:8], "big") / 2 ** 64 < P
+    wrong = next(letter for letter in "ABCD" if letter != truth)
+    return text(f"Final Answer: {truth if right else wrong}")
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    env["OPENAI_API_KEY"] = "sk-test-sampling"
+    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", "-n", "0", *args]
+    return subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
+
+
+def test_k_samples_are_k_requests_cached_per_sample_and_reported_within_intervals(tmp_path):
+    cache = tmp_path / "responses.sqlite"
+    with FakeOpenAIServer(script=_model) as server:
+        common = ["--model", "openai:sampled-7b", "--base-url", server.base_url,
+                  "--cache-path", str(cache), "--temperature", "1.0", "--top-p", "0.9", *SLICE]
+        first = run(*common, "--samples", "3", "--run-dir", str(tmp_path / "k3"))
+        assert first.returncode in (0, 1), first.stdout[-3000:] + first.stderr[-3000:]
+        assert server.count == 3 * TRIALS
+        bodies = [r.body for r in server.requests]
+        assert {(b["temperature"], b["top_p"]) for b in bodies} == {(1.0, 0.9)}
+        assert len({b["seed"] for b in bodies}) == 2 * TRIALS + 1  # sample 0 sends --seed 0
+        again = run(*common, "--samples", "3", "--run-dir", str(tmp_path / "again"))
+        assert again.returncode == first.returncode and server.count == 3 * TRIALS
+        more = run(*common, "--samples", "5", "--run-dir", str(tmp_path / "k5"))
+        assert more.returncode in (0, 1) and server.count == 5 * TRIALS  # 2 new per trial
+    rows = [trial_row(line) for line in (tmp_path / "k5" / "trials.jsonl").read_text().splitlines()]
+    assert all(r["samples"]["k"] == 5 and r["new_requests"] == 2 for r in rows)
+    assert all([t["cached"] for t in r["turns"]] == [True] * 3 + [False] * 2 for r in rows)
+    cells = json.loads((tmp_path / "k3" / "summary.json").read_text())["cells"]
+    (cell,) = [c for c in cells if c["task"] == "chord"]
+    assert cell["samples_k"] == 3 and cell["n"] == TRIALS
+    assert cell["mean_ci_low"] <= P <= cell["mean_ci_high"]
+    assert cell["ci_low"] <= binary_majority_accuracy(P, 3) <= cell["ci_high"]
+    assert cell["agreement_ci_low"] <= binary_agreement(P, 3) <= cell["agreement_ci_high"]
+    assert "mean" in first.stdout and "agree" in first.stdout  # the terminal summary
