@@ -135,3 +135,17 @@ def test_exact_sign_flip_p_matches_its_draws():
     drawn = paired_drop_p(now, base, draws=200_000)
     assert exact == pytest.approx(drawn, abs=0.005)
     assert paired_drop_p([0.0] * 12, [1.0] * 12, denominators=[1]) == pytest.approx(0.5 ** 12)
+
+
+def test_mcq_consistency_across_option_orders_beside_pooled_accuracy():
+    from reports.mcq_tables import order_consistency
+
+    rights = {"q1": [1, 1, 1], "q2": [1, 1, 0], "q3": [0, 1, 0]}  # per repeat (option order)
+    frame = pd.DataFrame([{"item_id": q, "correct": bool(c), "error_class": None,
+                           "trial_id": f"mcq/r{r}/{q}"}
+                          for q, flags in rights.items() for r, c in enumerate(flags)])
+    numbers = order_consistency(frame)
+    assert numbers["orders"] == 3
+    assert numbers["all_orders"] == pytest.approx(1 / 3)
+    assert numbers["majority_orders"] == pytest.approx(2 / 3)
+    assert numbers["cluster_ci_low"] <= 6 / 9 <= numbers["cluster_ci_high"]
