@@ -49,6 +49,22 @@ def item_counts(frame: pd.DataFrame) -> pd.DataFrame:
         right=("right", "sum"), asked=("asked", "sum"), agreement=("agreement", "mean"))
 
 
+def every_sample(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per sample (its ``correct`` and ``error_class``; ``sample`` its index) for the
+    records with samples, others as they are: what a model of every sample fits, with the
+    stimulus's random intercept tying an item's samples together."""
+    if not has_samples(df):
+        return df
+    sampled = df[df["samples"].map(lambda s: isinstance(s, dict))].copy()
+    sampled["sample"] = sampled["samples"].map(lambda s: list(range(len(s["answers"]))))
+    sampled["correct"] = sampled["samples"].map(lambda s: s["correct"])
+    sampled["error_class"] = sampled["samples"].map(lambda s: s["errors"])
+    exploded = sampled.explode(["sample", "correct", "error_class"], ignore_index=True)
+    exploded["correct"] = exploded["correct"].astype(bool)
+    return pd.concat([df[df["samples"].map(lambda s: not isinstance(s, dict))], exploded],
+                     ignore_index=True)
+
+
 def sample_fields(frame: pd.DataFrame, on: bool, seed: int = 0) -> dict:
     """The sampled columns of the records ``frame`` (one cell), or nothing when ``on`` is
     False (no record of the run has samples)."""

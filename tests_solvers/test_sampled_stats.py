@@ -149,3 +149,28 @@ def test_mcq_consistency_across_option_orders_beside_pooled_accuracy():
     assert numbers["all_orders"] == pytest.approx(1 / 3)
     assert numbers["majority_orders"] == pytest.approx(2 / 3)
     assert numbers["cluster_ci_low"] <= 6 / 9 <= numbers["cluster_ci_high"]
+
+
+def test_compare_pairs_items_and_corrects_across_cells():
+    from reports.sampled_gate import format_sampled_comparison, sampled_comparison
+
+    same = sampled_comparison(chance_run(0), chance_run(1))
+    assert len(same) == 36 and (same["n_items"] > 0).all()
+    assert (same["p_holm"] >= same["p_value"]).all() and (same["p_holm"] > 0.01).all()
+    heard = {"syncopation": 0.9, "transposition": 0.9, "chord": 0.9}
+    better = sampled_comparison(chance_run(2, right_p={**heard, "chord": 0.4}),
+                                chance_run(3, right_p=heard))
+    moved = better[better["p_holm"] < 0.01]
+    assert len(moved) and (moved["task"] == "chord").all() and (moved["delta"] > 0).all()
+    assert "Holm over 36 cells" in format_sampled_comparison(better)
+
+
+def test_every_sample_is_a_row_for_the_glmm():
+    from reports.sampled import every_sample
+
+    run = chance_run(0).head(5)
+    rows = every_sample(run)
+    assert len(rows) == 15 and list(rows["sample"][:3]) == [0, 1, 2]
+    assert list(rows["correct"]) == [c for s in run["samples"] for c in s["correct"]]
+    plain = run.drop(columns="samples")
+    assert every_sample(plain) is plain
