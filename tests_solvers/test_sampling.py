@@ -150,3 +150,29 @@ def test_oracle_stays_right_and_chance_draws_each_sample_independently():
     single = [run_trial_sync(ChanceBackend(), _trial(item), SETTINGS) for item in CHORDS]
     # sample 0 is the single-sample run's answer
     assert [r.samples[0].parsed_answer for r in chance] == [r.parsed_answer for r in single]
+
+
+class _Options:
+    """The three options ``_check_sampling`` reads, as a config would give them."""
+
+    def __init__(self, **given: float) -> None:
+        self.values = {"samples": 1, "temperature": 0.0, "top_p": 1.0, **given}
+
+    def getoption(self, name: str):
+        return self.values[name]
+
+
+@pytest.mark.parametrize("given,message", [
+    ({"samples": 0}, "--samples must be at least 1"),
+    ({"temperature": 2.5}, "--temperature must be between 0 and 2"),
+    ({"temperature": -0.1}, "--temperature must be between 0 and 2"),
+    ({"temperature": float("nan")}, "--temperature"),
+    ({"top_p": 0.0}, "--top-p must be above 0"),
+    ({"top_p": 1.5}, "--top-p must be above 0"),
+])
+def test_bad_sampling_options_are_one_usage_error(given, message):
+    from fixtures.run_options import _check_sampling
+
+    with pytest.raises(pytest.UsageError, match=message):
+        _check_sampling(_Options(**given))
+    _check_sampling(_Options(samples=5, temperature=2.0, top_p=0.01))  # the edges are fine
