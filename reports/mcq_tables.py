@@ -29,7 +29,7 @@ from solvers.metrics import DENOMINATOR_EXCLUDED
 from .assisted import ASSISTED_COLUMNS, has_extractor
 from .cells import cell_numbers
 from .mcq_analyses import CAPTION, distractor_summary, distractor_table
-from .sampled import sample_fields
+from .sampled import SAMPLED_COLUMNS, has_samples, sample_fields
 from .tables import markdown_table
 
 GROUP_KINDS = ("all", "category", "subcategory", "genre", "annotators", "odd question")
@@ -120,11 +120,13 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     if mcq.empty:
         return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
     extractor = has_extractor(mcq)
+    sampled = has_samples(mcq)  # --samples: the overall rows add the mean over samples
     rows = []
     for key, group in mcq.groupby(list(KEYS), sort=False):
         base = dict(zip(KEYS, key, strict=True))
         rows.append({**base, "group_kind": "all", "group": "all",
-                     **cell_numbers(group, extractor, chance=True), **_coverage(group),
+                     **cell_numbers(group, extractor, chance=True, sampled=sampled),
+                     **_coverage(group),
                      **order_consistency(group)})
         for kind, labeller in GROUPERS:
             labels = labeller(group)
@@ -135,7 +137,8 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
                 rows.append({**base, "group_kind": kind, "group": label,
                              **cell_numbers(members, extractor, chance=True)})
     summary = pd.DataFrame(rows, columns=[*SUMMARY_COLUMNS,
-                                          *(ASSISTED_COLUMNS if extractor else ())])
+                                          *(ASSISTED_COLUMNS if extractor else ()),
+                                          *(SAMPLED_COLUMNS if sampled else ())])
     if summary.empty:
         return summary
     order = {kind: rank for rank, kind in enumerate(GROUP_KINDS)}
@@ -171,6 +174,9 @@ def mcq_table(summary: pd.DataFrame) -> pd.DataFrame:
                                     f"{_percent(r.ci_high)}]" if r.n else ""),
             **({"assisted accuracy %": _percent(r.assisted_accuracy)}
                if hasattr(r, "assisted_accuracy") else {}),
+            **({"mean accuracy % (samples)": _percent(r.mean_accuracy),
+                "agreement": "" if r.agreement != r.agreement else f"{r.agreement:.2f}"}
+               if hasattr(r, "mean_accuracy") else {}),
             "mean accuracy 95% CI by question": (
                 f"[{_percent(r.cluster_ci_low)}, {_percent(r.cluster_ci_high)}]"
                 if r.group_kind == "all" and r.n else ""),

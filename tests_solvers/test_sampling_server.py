@@ -72,3 +72,4 @@ def test_k_samples_are_k_requests_cached_per_sample_and_reported_within_interval
     assert cell["ci_low"] <= binary_majority_accuracy(P, 3) <= cell["ci_high"]
     assert cell["agreement_ci_low"] <= binary_agreement(P, 3) <= cell["agreement_ci_high"]
     assert "mean" in first.stdout and "agree" in first.stdout  # the terminal summary
+    assert f"{TRIALS} trials x 3 samples" in first.stdout  # the up-front estimate counts them
