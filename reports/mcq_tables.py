@@ -29,7 +29,7 @@ from solvers.metrics import DENOMINATOR_EXCLUDED
 from .assisted import ASSISTED_COLUMNS, has_extractor
 from .cells import cell_numbers
 from .mcq_analyses import CAPTION, distractor_summary, distractor_table
-from .sampled import SAMPLED_COLUMNS, has_samples, sample_fields
+from .sampled import SAMPLED_COLUMNS, has_samples, items_of, sample_fields
 from .tables import markdown_table
 
 GROUP_KINDS = ("all", "category", "subcategory", "genre", "annotators", "odd question")
@@ -104,7 +104,8 @@ def order_consistency(group: pd.DataFrame) -> dict:
     """Per question over its repeats (option orders): right in all of them, right in more
     than half; and the pooled accuracy's interval over questions (``reports.sampled``)."""
     counted = group[~group["error_class"].isin(DENOMINATOR_EXCLUDED)]
-    rights = counted.groupby("item_id", sort=False)["correct"].agg(lambda c: list(map(bool, c)))
+    rights = counted["correct"].groupby(items_of(counted), sort=False).agg(
+        lambda c: list(map(bool, c)))
     fields = sample_fields(group, True)
     return {"orders": int(rights.map(len).max()) if len(rights) else 0,
             "all_orders": float(rights.map(all).mean()) if len(rights) else math.nan,

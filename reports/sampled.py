@@ -29,12 +29,20 @@ def has_samples(df: pd.DataFrame) -> bool:
     return "samples" in df.columns and bool(df["samples"].notna().any())
 
 
+def items_of(frame: pd.DataFrame) -> pd.Series:
+    """Each record's cluster: its item, or (records without one) the record itself."""
+    for column in ("item_id", "trial_id"):
+        if column in frame.columns:
+            return frame[column]
+    return pd.Series(range(len(frame)), index=frame.index)
+
+
 def item_counts(frame: pd.DataFrame) -> pd.DataFrame:
     """Per item of ``frame``: right samples and counted samples (summed over its trials, e.g.
     MCQ repeats), its trials' mean agreement. A record without samples is one sample."""
     rows = []
     samples = frame["samples"] if "samples" in frame.columns else [None] * len(frame)
-    for item, outcome, correct, error in zip(frame["item_id"], samples, frame["correct"],
+    for item, outcome, correct, error in zip(items_of(frame), samples, frame["correct"],
                                              frame["error_class"], strict=True):
         if isinstance(outcome, dict):
             kept = [right for right, why in zip(outcome["correct"], outcome["errors"],
