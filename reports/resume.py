@@ -29,6 +29,8 @@ RESULT_OPTIONS = (
     "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
     "markexpr",
 )
+# Options added after runs were first saved: a saved run without them ran at these values.
+ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1}
 
 
 def run_options(config: pytest.Config) -> dict:
@@ -79,7 +81,7 @@ def check_resumable(config: pytest.Config, run_dir: Path) -> None:
     now = json.loads(json.dumps(run_options(config), default=str))
     differing = [f"--{name.replace('_', '-')} (was {saved['options'].get(name)!r}, now "
                  f"{value!r})" for name, value in now["options"].items()
-                 if saved["options"].get(name) != value]
+                 if saved["options"].get(name, ADDED_DEFAULTS.get(name)) != value]
     if saved.get("args") != now["args"]:
         differing.append(f"test paths (was {saved.get('args')}, now {now['args']})")
     if differing:
