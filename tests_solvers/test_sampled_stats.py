@@ -174,3 +174,16 @@ def test_every_sample_is_a_row_for_the_glmm():
     assert list(rows["correct"]) == [c for s in run["samples"] for c in s["correct"]]
     plain = run.drop(columns="samples")
     assert every_sample(plain) is plain
+
+
+def test_the_modality_figure_plots_the_mean_over_samples_with_its_item_interval():
+    from reports.figures import accuracy_by_modality, modality_accuracy
+
+    run = chance_run(0)
+    table = modality_accuracy(run).set_index(["task", "model", "modality"])
+    chord = run[(run["task"] == "chord") & (run["modality"] == "midi")]
+    bar = table.loc[("chord", "chance", "midi")]
+    assert bar["accuracy"] == pytest.approx(np.mean([c for s in chord["samples"]
+                                                     for c in s["correct"]]))
+    assert bar["ci_low"] < bar["accuracy"] < bar["ci_high"]
+    assert "over items" in accuracy_by_modality(run).axes[0].get_ylabel()
