@@ -1,4 +1,4 @@
-"""Issue 17 end to end: ``--samples K`` against the fake OpenAI-compatible server.
+"""Issue 17 end to end: ``--samples K`` against the fake OpenAI-compatible server, and chance.
 
 The server plays a model that is right with probability ``P`` per sample, drawing from the
 seed each request carries (so the same request always gets the same answer, and samples of a
@@ -73,3 +73,25 @@ def test_k_samples_are_k_requests_cached_per_sample_and_reported_within_interval
     assert cell["agreement_ci_low"] <= binary_agreement(P, 3) <= cell["agreement_ci_high"]
     assert "mean" in first.stdout and "agree" in first.stdout  # the terminal summary
     assert f"{TRIALS} trials x 3 samples" in first.stdout  # the up-front estimate counts them
+
+
+def test_chance_at_k3_asks_three_requests_a_trial_and_lands_on_its_analytic_values(tmp_path):
+    from solvers.sampling import uniform_agreement, uniform_majority_accuracy
+
+    options = {"chord": 4, "transposition": 2, "syncopation": 5}
+    done = run("--model", "chance", "-m", "midi and zero", "--samples", "3",
+               "--run-dir", str(tmp_path / "chance"))
+    assert done.returncode == 1, done.stdout[-3000:] + done.stderr[-3000:]
+    summary = json.loads((tmp_path / "chance" / "summary.json").read_text())
+    assert summary["usage"]["chance"]["trials"] == 252
+    assert summary["usage"]["chance"]["new_requests"] == 3 * 252
+    covered = []
+    for cell in summary["cells"]:  # 9 cells: three 95 % intervals each
+        m = options[cell["task"]]
+        assert cell["samples_k"] == 3
+        covered += [cell["mean_ci_low"] <= 1 / m <= cell["mean_ci_high"],
+                    cell["ci_low"] <= uniform_majority_accuracy(m) <= cell["ci_high"],
+                    cell["agreement_ci_low"] <= uniform_agreement(m, 3)
+                    <= cell["agreement_ci_high"]]
+    assert len(covered) == 27
+    assert sum(covered) >= 23  # 22 or fewer of 27 at 95 % coverage: probability about 1 %
