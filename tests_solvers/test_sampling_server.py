@@ -17,6 +17,7 @@ import subprocess
 from pathlib import Path
 
 from fixtures.tasks.catalog import items_for
+from reports.compare import compare_runs
 from solvers.sampling import binary_agreement, binary_majority_accuracy
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, text
@@ -52,14 +53,19 @@ def test_k_samples_are_k_requests_cached_per_sample_and_reported_within_interval
     with FakeOpenAIServer(script=_model) as server:
         common = ["--model", "openai:sampled-7b", "--base-url", server.base_url,
                   "--cache-path", str(cache), "--temperature", "1.0", "--top-p", "0.9", *SLICE]
-        first = run(*common, "--samples", "3", "--run-dir", str(tmp_path / "k3"))
+        baseline = tmp_path / "baseline.json"
+        first = run(*common, "--samples", "3", "--run-dir", str(tmp_path / "k3"),
+                    "--baseline-save", str(baseline))
         assert first.returncode in (0, 1), first.stdout[-3000:] + first.stderr[-3000:]
         assert server.count == 3 * TRIALS
         bodies = [r.body for r in server.requests]
         assert {(b["temperature"], b["top_p"]) for b in bodies} == {(1.0, 0.9)}
         assert len({b["seed"] for b in bodies}) == 2 * TRIALS + 1  # sample 0 sends --seed 0
-        again = run(*common, "--samples", "3", "--run-dir", str(tmp_path / "again"))
-        assert again.returncode == first.returncode and server.count == 3 * TRIALS
+        again = run(*common, "--samples", "3", "--run-dir", str(tmp_path / "again"),
+                    "--baseline", str(baseline), "--gate", "0.01")
+        assert server.count == 3 * TRIALS  # a re-run sends nothing
+        # same answers: majority-wrong trials xfail, the paired gate sees no drop
+        assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
         more = run(*common, "--samples", "5", "--run-dir", str(tmp_path / "k5"))
         assert more.returncode in (0, 1) and server.count == 5 * TRIALS  # 2 new per trial
     rows = [trial_row(line) for line in (tmp_path / "k5" / "trials.jsonl").read_text().splitlines()]
@@ -73,6 +79,11 @@ def test_k_samples_are_k_requests_cached_per_sample_and_reported_within_interval
     assert cell["agreement_ci_low"] <= binary_agreement(P, 3) <= cell["agreement_ci_high"]
     assert "mean" in first.stdout and "agree" in first.stdout  # the terminal summary
     assert f"{TRIALS} trials x 3 samples" in first.stdout  # the up-front estimate counts them
+    stored = json.loads(baseline.read_text())["models"]["openai:sampled-7b"]
+    assert len(stored["samples"]) == TRIALS
+    assert all(len(flags) == 3 for flags in stored["samples"].values())
+    compared = compare_runs(tmp_path / "k3", tmp_path / "k5")
+    assert "Mean accuracy over samples, paired by item" in compared
 
 
 def test_chance_at_k3_asks_three_requests_a_trial_and_lands_on_its_analytic_values(tmp_path):
