@@ -39,6 +39,12 @@ def pooled_by_modality(summary: pd.DataFrame) -> pd.DataFrame:
     sums["accuracy"] = sums["correct"] / sums["n"].where(sums["n"] > 0)
     if "assisted_correct" in sums.columns:
         sums["assisted_accuracy"] = sums["assisted_correct"] / sums["n"].where(sums["n"] > 0)
+    if "mean_accuracy" in summary.columns:  # --samples K: trial-weighted over the cells
+        levels = ["model", "task", "modality"]
+        weights = summary["n_trials"]
+        for column in ("mean_accuracy", "agreement"):
+            weighted = (summary[column] * weights).groupby(level=levels, sort=False).sum()
+            sums[column] = weighted / weights.groupby(level=levels, sort=False).sum()
     return sums
 
 
@@ -59,13 +65,17 @@ def usage_lines(usage: dict[str, dict]) -> list[str]:
 def compact_table(pooled) -> list[str]:
     """Accuracy per model and task, audio vs MIDI, pooled over shots and strategies."""
     assisted = "assisted_accuracy" in pooled.columns  # a run with --answer-extractor
+    sampled = "mean_accuracy" in pooled.columns  # a run with --samples K: accuracy is majority
     lines = [f"{'model':<16} {'task':<14} {'modality':<8} {'accuracy':>9} {'n':>5} {'excl':>5}"
-             + (f" {'assisted':>9}" if assisted else "")]
+             + (f" {'assisted':>9}" if assisted else "")
+             + (f" {'mean':>9} {'agree':>6}" if sampled else "")]
     for (model, task, modality), row in pooled.iterrows():
         lines.append(
             f"{model:<16} {task:<14} {modality:<8} {_percent(row['accuracy']):>9} "
             f"{int(row['n']):>5} {int(row['n_excluded']):>5}"
             + (f" {_percent(row['assisted_accuracy']):>9}" if assisted else "")
+            + (f" {_percent(row['mean_accuracy']):>9} {row['agreement']:>6.2f}" if sampled
+               else "")
         )
     return lines
 

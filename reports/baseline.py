@@ -17,6 +17,11 @@ A baseline file holds, per model, every trial's outcome and every cell's accurac
   baseline holds none of the run's trials) fails, and so does one whose baseline holds only
   some of them, unless ``--gate-partial`` says that is meant: a gate must not pass on trials
   it never saw.
+
+With ``--samples K`` a trial passes (and is an expected failure) by its majority answer, the
+baseline also stores every trial's sample outcomes, and the gate compares mean accuracy
+paired by item, Holm-adjusted across cells (:mod:`reports.sampled_gate`); a sampled run is
+gated only against a sampled baseline.
 """
 
 from __future__ import annotations
@@ -33,6 +38,8 @@ import pytest
 from solvers.metrics import DENOMINATOR_EXCLUDED, one_sided_drop_test
 
 from . import tables
+from .sampled import has_samples
+from .sampled_gate import baseline_samples, sampled_gate_failures
 
 BASELINE_VERSION = 1
 
@@ -59,6 +66,7 @@ class Baseline:
     path: Path
     outcomes: dict[str, dict[str, str]]  # model -> trial_id -> passed | failed | excluded
     cells: dict[str, list[dict]]  # model -> rows of (task, modality, shot, strategy, correct, n)
+    samples: dict[str, dict[str, list[int]]] | None = None  # --samples: model -> trial -> 0/1s
 
     @classmethod
     def load(cls, path: Path) -> Baseline:
@@ -67,13 +75,14 @@ class Baseline:
             models = data["models"]
             outcomes = {m: dict(v["trials"]) for m, v in models.items()}
             cells = {m: list(v["cells"]) for m, v in models.items()}
+            samples = {m: dict(v["samples"]) for m, v in models.items() if "samples" in v}
         except FileNotFoundError:
             raise pytest.UsageError(f"--baseline: no such file {path}") from None
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise pytest.UsageError(
                 f"--baseline: {path} is not an eartest baseline ({type(exc).__name__}: {exc})"
             ) from None
-        return cls(path, outcomes, cells)
+        return cls(path, outcomes, cells, samples or None)
 
 
 def outcome(record_correct: bool, error_class: str | None) -> str:
@@ -83,7 +92,7 @@ def outcome(record_correct: bool, error_class: str | None) -> str:
 
 
 def baseline_from_records(df: pd.DataFrame) -> dict:
-    summary = tables.cell_summary(df)
+    summary = tables.cell_summary(df, samples=False)
     models: dict[str, dict] = {}
     for model, group in df.groupby("model", sort=True):
         trials = {
@@ -97,6 +106,8 @@ def baseline_from_records(df: pd.DataFrame) -> dict:
             if m == model
         ]
         models[str(model)] = {"trials": trials, "cells": cells}
+    for model, trials in baseline_samples(df).items():
+        models[model]["samples"] = trials
     return {
         "baseline_version": BASELINE_VERSION,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -199,6 +210,12 @@ def regressions(baseline: Baseline, df: pd.DataFrame) -> list[str]:
 
 def gate_failures(baseline: Baseline, df: pd.DataFrame, alpha: float) -> list[str]:
     """Cells whose accuracy fell below the baseline's by more than chance allows."""
+    if has_samples(df) or baseline.samples:
+        if not (has_samples(df) and baseline.samples):
+            which = "this run has" if has_samples(df) else "the baseline has"
+            return [f"only {which} --samples: a sampled run and a single-sample one measure "
+                    "different accuracies; gate against a baseline made with the same --samples"]
+        return sampled_gate_failures(baseline.samples, df, alpha)
     summary = tables.cell_summary(df)
     failures = []
     for (model, task, modality, shot, strategy), row in summary.iterrows():

@@ -17,6 +17,7 @@ from solvers.metrics import DENOMINATOR_EXCLUDED
 from solvers.metrics import cell_numbers as numbers_from_counts
 
 from .assisted import assisted_fields
+from .sampled import sample_fields
 
 # Where an answer read from a Final Answer line was found (solvers.reply_spans sources).
 FINAL_LINE_SOURCES = ("final_line", "final_block")
@@ -32,10 +33,12 @@ def counted(frame: pd.DataFrame) -> pd.DataFrame:
     return frame[~excluded(frame)]
 
 
-def cell_numbers(frame: pd.DataFrame, extractor: bool = False, chance: bool = False) -> dict:
+def cell_numbers(frame: pd.DataFrame, extractor: bool = False, chance: bool = False,
+                 sampled: bool = False) -> dict:
     """n_trials, n_excluded, n, correct, accuracy, ci_low, ci_high, ifr and off_final of the
     records ``frame``; with ``chance`` the mean ``chance_probability`` of the counted ones, with
-    ``extractor`` the assisted score (:mod:`reports.assisted`)."""
+    ``extractor`` the assisted score (:mod:`reports.assisted`), with ``sampled`` the mean
+    accuracy over samples and agreement (:mod:`reports.sampled`)."""
     kept = counted(frame)
     numbers = numbers_from_counts(
         n_trials=len(frame),
@@ -46,7 +49,7 @@ def cell_numbers(frame: pd.DataFrame, extractor: bool = False, chance: bool = Fa
     numbers["off_final"] = off_final_share(kept)
     if chance:
         numbers["chance"] = float(kept["chance_probability"].mean()) if len(kept) else math.nan
-    return {**numbers, **assisted_fields(kept, extractor)}
+    return {**numbers, **assisted_fields(kept, extractor), **sample_fields(frame, sampled)}
 
 
 def off_final_share(frame: pd.DataFrame) -> float:

@@ -2,7 +2,9 @@
 
 Typical uses: the same model before and after a prompt change, two samples of a
 nondeterministic model, or two models on one trial set. The numbers come from
-:func:`reports.stats.paired_comparison`; this module only loads the runs and frames the text.
+:func:`reports.stats.paired_comparison` (of ``--samples`` runs: by majority answer, then
+mean accuracy over samples paired by item, :func:`reports.sampled_gate.sampled_comparison`);
+this module only loads the runs and frames the text.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from pathlib import Path
 import pandas as pd
 
 from .controls import real_records
+from .sampled import has_samples
+from .sampled_gate import format_sampled_comparison, sampled_comparison
 from .stats import format_comparison, paired_comparison
 from .tables import load_records
 
@@ -44,7 +48,10 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
             f"{run_a} and {run_b} have no trial in common (no trial_id of one run is in the "
             "other, for the models compared); nothing to compare"
         )
-    return "\n".join(header) + format_comparison(table)
+    text = "\n".join(header) + format_comparison(table)
+    if has_samples(df_a) and has_samples(df_b):  # --samples K: majority above, mean here
+        text += format_sampled_comparison(sampled_comparison(df_a, df_b))
+    return text
 
 
 def _models(df: pd.DataFrame) -> str:

@@ -27,6 +27,7 @@ from matplotlib.patches import Patch
 from matplotlib.transforms import Bbox
 
 from .cells import cell_numbers
+from .sampled import has_samples
 from .tables import CHANCE, MODALITY_ORDER, TASK_ORDER, transcription_f1
 
 DPI = 110
@@ -82,13 +83,19 @@ def modality_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     Trials whose error class is in :data:`~solvers.metrics.DENOMINATOR_EXCLUDED` are dropped
     first, exactly as in Table 1, so the bars and the table can never disagree on a
     denominator. Columns: ``n``, ``correct``, ``accuracy``, ``ci_low``, ``ci_high`` (Wilson
-    95 %); accuracy and bounds are NaN for a group whose every trial was excluded.
+    95 %); accuracy and bounds are NaN for a group whose every trial was excluded. With
+    ``--samples`` the accuracy is the mean over samples and its interval a bootstrap over items
+    (:mod:`reports.sampled`).
     """
     keys = ["task", "model", "modality"]
     columns = ["n", "correct", "accuracy", "ci_low", "ci_high"]
+    sampled = has_samples(df)
     rows = []
     for key, group in df.groupby(keys, sort=True):
-        numbers = cell_numbers(group)
+        numbers = cell_numbers(group, sampled=sampled)
+        if sampled:
+            numbers.update(accuracy=numbers["mean_accuracy"], ci_low=numbers["mean_ci_low"],
+                           ci_high=numbers["mean_ci_high"])
         rows.append({**dict(zip(keys, key, strict=True)),
                      **{name: numbers[name] for name in columns}})
     return pd.DataFrame(rows, columns=[*keys, *columns])
@@ -115,7 +122,8 @@ def accuracy_by_modality(df: pd.DataFrame) -> Figure:
         axes.set_title(f"{chr(ord('A') + letter)}  {task}", loc="left", fontsize=11)
         if task in CHANCE:
             axes.axhline(CHANCE[task], color="0.35", linestyle="--", linewidth=1.0)
-    axes_row[0].set_ylabel("accuracy (95 % Wilson interval)")
+    axes_row[0].set_ylabel("mean accuracy over samples (95 % interval over items)"
+                           if has_samples(df) else "accuracy (95 % Wilson interval)")
     handles = [
         Patch(facecolor=style["color"] if style["fill"] else "white",
               edgecolor=style["color"], linewidth=1.6, label=modality)

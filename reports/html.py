@@ -24,7 +24,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, TRANSCRIPTION_KEYS
 
-from . import assisted, threshold_section
+from . import assisted, sampled, threshold_section
 from .tables import CHANCE, SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
 
 PathLike = str | os.PathLike[str]
@@ -102,7 +102,7 @@ def report_tables(
     accuracy.attrs["caption"] = (
         "Cell: accuracy in percent [Wilson 95 % interval] and n, the trials counted; excl=k "
         "when k trials were left out of the denominator. The last row is each task's chance."
-        + assisted.caption(df)
+        + assisted.caption(df) + sampled.caption(df)
     )
     f1 = transcription_f1(df[df["task"].isin(TRANSCRIPTION_KEYS)])  # tasks it can score
     f1.attrs["caption"] = (
@@ -143,7 +143,8 @@ def _ifr_grid(summary: pd.DataFrame, layout: pd.DataFrame) -> pd.DataFrame:
 
 def _error_table(summary: pd.DataFrame) -> pd.DataFrame:
     classes = [c for c in summary.columns
-               if c not in SUMMARY_COLUMNS and c not in assisted.ASSISTED_COLUMNS]
+               if c not in SUMMARY_COLUMNS and c not in assisted.ASSISTED_COLUMNS
+               and c not in sampled.SAMPLED_COLUMNS]
     occurred = [c for c in classes if summary[c].sum() > 0]
     columns = ["n_trials", "n_excluded", "n", *occurred]
     table = summary[columns].groupby(level=["model", "task", "modality"], sort=False).sum()

@@ -11,25 +11,33 @@ WildScore reports accuracy per category and subcategory. Both are computed here 
 trial records, over all repeats (each repeat shows the options in another order), under the
 core tasks' denominator policy (``solvers.metrics.DENOMINATOR_EXCLUDED``). The Wilson
 interval treats the trials as independent; repeats of one question are not, so with several
-repeats it is too narrow.
+repeats it is too narrow: the overall row adds an interval that resamples questions (each with
+all its repeats and samples), and the consistency across option orders that pooling hides —
+the share of questions right in every order, and right in more than half of them (a trial of
+a ``--samples`` run is right by its majority answer).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import pandas as pd
 
+from solvers.metrics import DENOMINATOR_EXCLUDED
+
 from .assisted import ASSISTED_COLUMNS, has_extractor
 from .cells import cell_numbers
 from .mcq_analyses import CAPTION, distractor_summary, distractor_table
+from .sampled import SAMPLED_COLUMNS, has_samples, items_of, sample_fields
 from .tables import markdown_table
 
 GROUP_KINDS = ("all", "category", "subcategory", "genre", "annotators", "odd question")
 KEYS = ("model", "dataset", "condition", "shot")
 SUMMARY_COLUMNS = (*KEYS, "group_kind", "group", "n_trials", "n_excluded", "n", "correct",
                    "accuracy", "ci_low", "ci_high", "ifr", "off_final", "chance",
-                   "questions_run", "questions_total")
+                   "questions_run", "questions_total", "orders", "all_orders",
+                   "majority_orders", "cluster_ci_low", "cluster_ci_high")
 
 
 def mcq_records(df: pd.DataFrame) -> pd.DataFrame:
@@ -92,6 +100,20 @@ def _coverage(group: pd.DataFrame) -> dict:
     return numbers
 
 
+def order_consistency(group: pd.DataFrame) -> dict:
+    """Per question over its repeats (option orders): right in all of them, right in more
+    than half; and the pooled accuracy's interval over questions (``reports.sampled``)."""
+    counted = group[~group["error_class"].isin(DENOMINATOR_EXCLUDED)]
+    rights = counted["correct"].groupby(items_of(counted), sort=False).agg(
+        lambda c: list(map(bool, c)))
+    fields = sample_fields(group, True)
+    return {"orders": int(rights.map(len).max()) if len(rights) else 0,
+            "all_orders": float(rights.map(all).mean()) if len(rights) else math.nan,
+            "majority_orders": (float(rights.map(lambda r: 2 * sum(r) > len(r)).mean())
+                                if len(rights) else math.nan),
+            "cluster_ci_low": fields["mean_ci_low"], "cluster_ci_high": fields["mean_ci_high"]}
+
+
 def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     """One row per model × dataset × condition × shot × (all | each category, subcategory,
     genre, annotator agreement, odd-question flag)."""
@@ -99,11 +121,14 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     if mcq.empty:
         return pd.DataFrame(columns=list(SUMMARY_COLUMNS))
     extractor = has_extractor(mcq)
+    sampled = has_samples(mcq)  # --samples: the overall rows add the mean over samples
     rows = []
     for key, group in mcq.groupby(list(KEYS), sort=False):
         base = dict(zip(KEYS, key, strict=True))
         rows.append({**base, "group_kind": "all", "group": "all",
-                     **cell_numbers(group, extractor, chance=True), **_coverage(group)})
+                     **cell_numbers(group, extractor, chance=True, sampled=sampled),
+                     **_coverage(group),
+                     **order_consistency(group)})
         for kind, labeller in GROUPERS:
             labels = labeller(group)
             if labels is None:
@@ -113,7 +138,8 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
                 rows.append({**base, "group_kind": kind, "group": label,
                              **cell_numbers(members, extractor, chance=True)})
     summary = pd.DataFrame(rows, columns=[*SUMMARY_COLUMNS,
-                                          *(ASSISTED_COLUMNS if extractor else ())])
+                                          *(ASSISTED_COLUMNS if extractor else ()),
+                                          *(SAMPLED_COLUMNS if sampled else ())])
     if summary.empty:
         return summary
     order = {kind: rank for rank, kind in enumerate(GROUP_KINDS)}
@@ -149,6 +175,14 @@ def mcq_table(summary: pd.DataFrame) -> pd.DataFrame:
                                     f"{_percent(r.ci_high)}]" if r.n else ""),
             **({"assisted accuracy %": _percent(r.assisted_accuracy)}
                if hasattr(r, "assisted_accuracy") else {}),
+            **({"mean accuracy % (samples)": _percent(r.mean_accuracy),
+                "agreement": "" if r.agreement != r.agreement else f"{r.agreement:.2f}"}
+               if hasattr(r, "mean_accuracy") else {}),
+            "mean accuracy 95% CI by question": (
+                f"[{_percent(r.cluster_ci_low)}, {_percent(r.cluster_ci_high)}]"
+                if r.group_kind == "all" and r.n else ""),
+            "right in every order %": _percent(r.all_orders),
+            "right in most orders %": _percent(r.majority_orders),
             "IFR %": _percent(r.ifr),
             "not on a Final Answer line %": _percent(r.off_final),
             "n": int(r.n),

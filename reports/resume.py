@@ -23,11 +23,14 @@ RECORDS_FILE = "trials.jsonl"
 # Options that choose the trials or change what they ask: a resume must repeat them.
 RESULT_OPTIONS = (
     "model", "modality", "shot", "strategy", "seed", "max_output_tokens", "control",
+    "temperature", "top_p", "samples",
     "stimuli_manifest", "notation", "pitch_sample", "backgrounds", "mcq_dataset", "mcq_layout",
     "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
     "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
     "markexpr",
 )
+# Options added after runs were first saved: a saved run without them ran at these values.
+ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1}
 
 
 def run_options(config: pytest.Config) -> dict:
@@ -78,7 +81,7 @@ def check_resumable(config: pytest.Config, run_dir: Path) -> None:
     now = json.loads(json.dumps(run_options(config), default=str))
     differing = [f"--{name.replace('_', '-')} (was {saved['options'].get(name)!r}, now "
                  f"{value!r})" for name, value in now["options"].items()
-                 if saved["options"].get(name) != value]
+                 if saved["options"].get(name, ADDED_DEFAULTS.get(name)) != value]
     if saved.get("args") != now["args"]:
         differing.append(f"test paths (was {saved.get('args')}, now {now['args']})")
     if differing:

@@ -25,6 +25,7 @@ import pandas as pd
 from solvers.metrics import DENOMINATOR_EXCLUDED, mcnemar_exact
 
 from .cells import counted
+from .sampled import every_sample
 from .tables import CANONICAL_ORDER, TASK_ORDER
 
 GLMM_TERMS = ("model", "modality", "model:modality")
@@ -53,7 +54,8 @@ def glmm_by_task(df: pd.DataFrame) -> pd.DataFrame | None:
     Mirrors the paper's analysis (lme4 ``glmer`` + ``car::Anova(type = 3)``): a logistic mixed
     model per task over the trials counted in the denominator, pooled over shot and strategy,
     with a random intercept per stimulus (``item_id``) because the same stimulus is heard by
-    every model in every modality.
+    every model in every modality. With ``--samples K`` every sample is a row: the random
+    intercept per stimulus already ties an item's samples together.
 
     Factors use sum-to-zero (effects) coding, so each main effect is tested averaged over the
     other factor's levels and the tests are Type-III-like; with treatment coding the "main
@@ -83,7 +85,7 @@ def glmm_by_task(df: pd.DataFrame) -> pd.DataFrame | None:
     _require(df, ("model", "task", "modality", "item_id", "correct", "error_class"))
     if df["model"].nunique() < 2:
         return None
-    kept = counted(df)
+    kept = counted(every_sample(df))  # --samples: every sample, tied by (1 | stimulus)
     rows: list[dict] = []
     for task in _in_order(df["task"], TASK_ORDER):
         rows += _task_glmm(task, kept[kept["task"] == task])

@@ -28,6 +28,7 @@ from solvers.trial_record import RecordError, row_from_json
 
 from .assisted import ASSISTED_COLUMNS, assisted_suffix, has_extractor
 from .cells import cell_numbers, counted
+from .sampled import SAMPLED_COLUMNS, has_samples, sample_suffix
 
 CELL_KEYS = ("model", "task", "modality", "shot", "strategy")
 TASK_ORDER = ("syncopation", "transposition", "chord")
@@ -126,30 +127,34 @@ def _parse_line(line: str, path: Path, number: int) -> dict:
 # --- Accuracy per cell -------------------------------------------------------------------------
 
 
-def cell_summary(df: pd.DataFrame) -> pd.DataFrame:
+def cell_summary(df: pd.DataFrame, samples: bool = True) -> pd.DataFrame:
     """Accuracy per (model, task, modality, shot, strategy) cell under the denominator policy.
 
     ``n`` is the paper's EffectiveTotal: ``n_trials`` minus the ``n_excluded`` trials whose
     error class is in :data:`solvers.metrics.DENOMINATOR_EXCLUDED`. ``ifr`` (instruction-
     following rate) is the share of those ``n`` outputs that yielded a valid answer at all, so
     a low accuracy can be told apart from a formatting failure. One count column per error
-    class follows, so nothing excluded or failed is hidden.
+    class follows, so nothing excluded or failed is hidden. A run with ``--samples`` adds
+    :data:`reports.sampled.SAMPLED_COLUMNS` (``samples=False`` leaves them out: their
+    bootstrap is the slow part, and the baseline's cells only need the counts).
     """
     extra = sorted({c for c in df["error_class"].dropna().unique() if c not in ERROR_CLASSES})
     classes = [*ERROR_CLASSES, *extra]
     df = with_rendition_in_task(df)
     extractor = has_extractor(df)
+    sampled = samples and has_samples(df)
     rows = []
     for key, group in df.groupby(list(CELL_KEYS), sort=False):
         counts = group["error_class"].value_counts()
         rows.append(
             {
                 **dict(zip(CELL_KEYS, key, strict=True)),
-                **cell_numbers(group, extractor),
+                **cell_numbers(group, extractor, sampled=sampled),
                 **{name: int(counts.get(name, 0)) for name in classes},
             }
         )
-    columns = [*CELL_KEYS, *SUMMARY_COLUMNS, *(ASSISTED_COLUMNS if extractor else ()), *classes]
+    columns = [*CELL_KEYS, *SUMMARY_COLUMNS, *(ASSISTED_COLUMNS if extractor else ()),
+               *(SAMPLED_COLUMNS if sampled else ()), *classes]
     summary = pd.DataFrame(rows, columns=columns)
     summary = summary.sort_values(
         list(CELL_KEYS),
@@ -266,7 +271,7 @@ def _format_cell(summary: pd.DataFrame, key: tuple[str, ...]) -> str:
         return f"n/a n=0{excluded}"
     return (
         f"{100 * cell['accuracy']:.1f} [{100 * cell['ci_low']:.1f}, {100 * cell['ci_high']:.1f}]"
-        f" n={int(cell['n'])}{excluded}{assisted_suffix(cell)}"
+        f" n={int(cell['n'])}{excluded}{assisted_suffix(cell)}{sample_suffix(cell)}"
     )
 
 
@@ -296,7 +301,7 @@ def markdown_table(header: Iterable[object], rows: Iterable[Iterable[object]]) -
 def table1_csv(summary: pd.DataFrame) -> str:
     """Table 1's numbers in long form (one line per cell), proportions in 0..1, for tools."""
     columns = ["n_trials", "n_excluded", "n", "correct", "accuracy", "ci_low", "ci_high", "ifr"]
-    columns += [c for c in ASSISTED_COLUMNS if c in summary.columns]
+    columns += [c for c in (*ASSISTED_COLUMNS, *SAMPLED_COLUMNS) if c in summary.columns]
     return summary[columns].reset_index().to_csv(index=False)
 
 

@@ -135,6 +135,7 @@ class TrialRecord:
     extracted_answer: str | None = None
     extractor_turns: list | None = None
     assisted_correct: bool | None = None
+    samples: dict | None = None  # --samples K > 1: every sample's outcome (solvers.sampling)
     record_version: int = RECORD_VERSION
 
     def __post_init__(self) -> None:
