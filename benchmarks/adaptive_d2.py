@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/adaptive_d2.py [--model listener observer] [--seed 0] [--seeds 1]
 
-For each model it runs the real benchmark twice and reads the runs' ``thresholds.csv``:
+For each model it runs the real benchmark, once on the grid and ``--seeds`` times adaptively,
+and reads the runs' ``thresholds.csv``:
 
     pytest bench/test_pitch/test_d_sequential.py::test_d2 --model M                 # 220 pairs
     pytest bench/test_pitch/test_d_sequential.py::test_d2 --model M --adaptive d2   # 4 × 13 slots
@@ -22,6 +23,7 @@ import argparse
 import csv
 import json
 import math
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -29,6 +31,7 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
 OFFLINE = ("listener", "oracle", "chance", "observer")
 D2_TEST = "bench/test_pitch/test_d_sequential.py::test_d2"
 BELOW = "below the smallest tested level"
@@ -63,10 +66,15 @@ def number(text: str) -> float | None:
 
 
 def shown(row: dict) -> str:
-    if row["status"] != "fitted":
-        return row["status"]
-    return f"{float(row['threshold']):.3g} [{float(row['ci_low']):.3g}, " \
-           f"{float(row['ci_high']):.3g}] cents"
+    """As thresholds.md shows it (a bound beyond the tested range as <smallest, >largest)."""
+    import pandas as pd
+
+    from reports.thresholds import threshold_cell
+
+    numbers = {key: number(row[key]) for key in ("threshold", "ci_low", "ci_high",
+                                                 "smallest_level", "largest_level")}
+    cell = threshold_cell(pd.Series({**row, **numbers}))
+    return f"{cell} cents" if row["status"] == "fitted" else cell
 
 
 def agrees(fixed: dict, adaptive: dict) -> str:
@@ -81,31 +89,42 @@ def agrees(fixed: dict, adaptive: dict) -> str:
     return "yes" if float(fixed["ci_low"]) <= point <= float(fixed["ci_high"]) else "no"
 
 
-def compare(name: str, seed: int, args: argparse.Namespace, out: Path) -> str:
-    """Run both methods for one model and seed, print them; the agreement verdict."""
-    model = observer_model(out, args.observer_cents, seed) if name == "observer" else name
-    fixed, fixed_s = run(model, out / f"{name}-s{seed}-fixed", seed, [])
-    adaptive, adaptive_s = run(model, out / f"{name}-s{seed}-adaptive", seed,
-                               ["--adaptive", "d2", "--adaptive-trials", str(args.adaptive_trials)])
-    truth = f", true threshold {args.observer_cents:g} cents" if name == "observer" else ""
-    print(f"\n{name} (seed {seed}{truth})")
-    print(f"  fixed     {int(fixed['n_trials']):4d} trials {fixed_s:6.1f} s: {shown(fixed)}")
-    reversal = number(adaptive["reversal_mean"])
-    print(f"  adaptive  {int(adaptive['n_trials']):4d} trials {adaptive_s:6.1f} s: "
-          f"{shown(adaptive)}; reversal mean "
-          f"{'none' if reversal is None or math.isnan(reversal) else f'{reversal:.3g} cents'}")
-    share = int(adaptive["n_trials"]) / int(fixed["n_trials"])
-    verdict = agrees(fixed, adaptive)
-    print(f"  adaptive within the fixed grid's interval: {verdict}, with {100 * share:.1f} % "
-          "of its trials")
-    return verdict
+def compare(name: str, args: argparse.Namespace, out: Path) -> None:
+    """One fixed-grid run and ``--seeds`` adaptive runs of one model, printed side by side."""
+    model = observer_model(out, args.observer_cents, args.seed) if name == "observer" else name
+    fixed, fixed_s = run(model, out / f"{name}-fixed", args.seed, [])
+    truth = f" (true threshold {args.observer_cents:g} cents)" if name == "observer" else ""
+    print(f"\n{name}{truth}")
+    print(f"  fixed grid        {int(fixed['n_trials']):4d} trials {fixed_s:5.1f} s: "
+          f"{shown(fixed)}")
+    verdicts, points = [], []
+    for seed in range(args.seed, args.seed + args.seeds):
+        adaptive, adaptive_s = run(model, out / f"{name}-adaptive-s{seed}", seed,
+                                   ["--adaptive", "d2", "--adaptive-trials",
+                                    str(args.adaptive_trials)])
+        reversal = number(adaptive["reversal_mean"])
+        verdicts.append(agrees(fixed, adaptive))
+        if adaptive["status"] == "fitted":
+            points.append(float(adaptive["threshold"]))
+        share = int(adaptive["n_trials"]) / int(fixed["n_trials"])
+        print(f"  adaptive, seed {seed:<2d} {int(adaptive['n_trials']):4d} trials "
+              f"({100 * share:.1f} %) {adaptive_s:5.1f} s: {shown(adaptive)}; reversal mean "
+              f"{'none' if reversal is None or math.isnan(reversal) else f'{reversal:.3g}'}; "
+              f"within the fixed grid's: {verdicts[-1]}")
+    if args.seeds > 1:
+        middle = f"; median threshold {statistics.median(points):.3g} cents" if points else ""
+        print(f"  adaptive within the fixed grid's interval in {verdicts.count('yes')} of "
+              f"{len(verdicts)} seeds{middle}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", nargs="+", default=["listener", "observer"], choices=OFFLINE)
-    parser.add_argument("--seed", type=int, default=0, help="the first seed")
-    parser.add_argument("--seeds", type=int, default=1, help="how many seeds from --seed on")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="the fixed grid's seed and the first adaptive run's")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="adaptive runs, with seeds from --seed on (each draws other base "
+                             "notes and orders, so other answers)")
     parser.add_argument("--adaptive-trials", type=int, default=13,
                         help="staircase slots per gap (default 13: 52 trials, under ¼ of 220)")
     parser.add_argument("--observer-cents", type=float, default=20.0)
@@ -117,11 +136,7 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     print(f"runs in {out}")
     for name in args.model:
-        verdicts = [compare(name, seed, args, out)
-                    for seed in range(args.seed, args.seed + args.seeds)]
-        if args.seeds > 1:
-            print(f"\n{name}: adaptive within the fixed grid's interval in "
-                  f"{verdicts.count('yes')} of {len(verdicts)} seeds")
+        compare(name, args, out)
 
 
 if __name__ == "__main__":
