@@ -113,8 +113,9 @@ def compare(name: str, args: argparse.Namespace, out: Path) -> None:
               f"within the fixed grid's: {verdicts[-1]}")
     if args.seeds > 1:
         middle = f"; median threshold {statistics.median(points):.3g} cents" if points else ""
-        print(f"  adaptive within the fixed grid's interval in {verdicts.count('yes')} of "
-              f"{len(verdicts)} seeds{middle}")
+        print(f"  adaptive agrees with the fixed grid in {len(verdicts) - verdicts.count('no')} "
+              f"of {len(verdicts)} seeds ({verdicts.count('yes')} within its interval, "
+              f"{verdicts.count('same verdict')} the same verdict){middle}")
 
 
 def main() -> None:
