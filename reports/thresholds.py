@@ -115,11 +115,13 @@ def threshold_summary(pitch: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> 
         by_condition = sorted(group.groupby("condition"), key=lambda part: _number_first(part[0]))
         parts = [(ALL_CONDITIONS, group)] + (by_condition if spec.condition else [])
         for condition, part in parts:
+            fit = _fit(part, spec, n_boot, seed)
+            # a reversal mean only beside a fitted threshold: a guesser's staircase turns too
             staircases = [p for c, p in by_condition if condition in (ALL_CONDITIONS, c)]
+            reversal = _reversal_mean(staircases) \
+                if method == ADAPTIVE and fit["status"] == FITTED else None
             rows.append({"model": model, "experiment": experiment, "condition": condition,
-                         "unit": spec.unit, **_fit(part, spec, n_boot, seed), "method": method,
-                         "reversal_mean": _reversal_mean(staircases) if method == ADAPTIVE
-                         else None})
+                         "unit": spec.unit, **fit, "method": method, "reversal_mean": reversal})
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
 
 
@@ -223,8 +225,10 @@ CAPTION = (
     "largest', where a larger level is harder) when the whole range is easy, 'no threshold "
     "within the tested range' when the answers are no better than a guess or never fall. "
     "Human values come from the literature under other procedures, not from this run. "
-    "\"(adaptive)\": the trials of a staircase (--adaptive), fitted the same way; its reversal "
-    "mean is the geometric mean of each staircase's reversal levels after the first two."
+    "\"(adaptive)\": the trials of a staircase (--adaptive), fitted the same way (its interval "
+    "treats the levels as fixed, which a staircase's are not: too narrow); its reversal mean, "
+    "beside a fitted threshold only, is the geometric mean of each staircase's reversal levels "
+    "after the first two."
 )
 
 
