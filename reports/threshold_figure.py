@@ -45,7 +45,7 @@ def hearing_profile(summary: pd.DataFrame):
     handles += [axes[0].plot([], [], marker, color="#555", linestyle="", label=label)[0]
                 for marker, label in (("^", "easy over the whole range"),
                                       ("x", "no threshold in range"))]
-    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6),
+    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 2 * columns),
                   fontsize=8, frameon=False)
     return figure
 
