@@ -23,8 +23,9 @@ RECORDS_FILE = "trials.jsonl"
 # Options that choose the trials or change what they ask: a resume must repeat them.
 RESULT_OPTIONS = (
     "model", "modality", "shot", "strategy", "seed", "max_output_tokens", "control",
-    "temperature", "top_p", "samples",
-    "stimuli_manifest", "notation", "pitch_sample", "backgrounds", "mcq_dataset", "mcq_layout",
+    "temperature", "top_p", "samples", "shard",
+    "stimuli_manifest", "notation", "pitch_sample", "backgrounds", "adaptive",
+    "adaptive_trials", "mcq_dataset", "mcq_layout",
     "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
     "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
     "markexpr",

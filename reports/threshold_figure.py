@@ -19,7 +19,7 @@ from matplotlib.ticker import FuncFormatter, NullFormatter
 from solvers.psychometric import ABOVE_RANGE, BELOW_RANGE, FITTED, NO_THRESHOLD
 
 from .figures import EXTRA_MODALITY_COLORS, _new_figure, save_png
-from .thresholds import GRADED, MEASURE
+from .thresholds import GRADED, MEASURE, labelled
 
 FILE_NAME = "hearing_profile.png"
 MODEL_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", *EXTRA_MODALITY_COLORS, "#000000")
@@ -28,6 +28,7 @@ MODEL_MARKERS = ("o", "s", "D", "^", "v", "P", "X", "*")
 
 def hearing_profile(summary: pd.DataFrame):
     """The figure (a matplotlib Figure) for a threshold summary of one or more models."""
+    summary = labelled(summary)
     experiments = [name for name in GRADED if name in set(summary["experiment"])]
     models = sorted(summary["model"].unique())
     columns = min(3, len(experiments))
@@ -44,7 +45,7 @@ def hearing_profile(summary: pd.DataFrame):
     handles += [axes[0].plot([], [], marker, color="#555", linestyle="", label=label)[0]
                 for marker, label in (("^", "easy over the whole range"),
                                       ("x", "no threshold in range"))]
-    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 6),
+    figure.legend(handles=handles, loc="outside lower center", ncols=min(len(handles), 2 * columns),
                   fontsize=8, frameon=False)
     return figure
 

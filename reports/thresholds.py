@@ -6,7 +6,9 @@ level, A3 the duration, E2 the signal-to-noise ratio, E5 the vibrato depth, E6 t
 for each model, experiment and condition this module fits a psychometric function
 (:mod:`solvers.psychometric`) to the any-notation outcome per item and reports its threshold.
 The graded value is read from the record's ``params`` (the item's parameters), never from the
-trial id.
+trial id. Trials of an adaptive staircase (``--adaptive``; their params say ``method:
+adaptive`` and their ``slot``) are fitted apart from the fixed grid's, and their reversal mean
+is reported beside the fit; tables and the figure show them as "<model> (adaptive)".
 
 Published human values sit in their own column with their citation, measured elsewhere under
 other procedures; a cell without a source we are sure of stays empty.
@@ -21,12 +23,15 @@ from dataclasses import asdict, dataclass
 import pandas as pd
 
 from solvers.psychometric import FITTED, fit_psychometric
+from solvers.staircase import geometric_mean, recorded_reversals
 
 from .cells import counted
 from .pitch_tables import any_notation_items
 from .tables import markdown_table
 
 ALL_CONDITIONS = "all"
+FIXED, ADAPTIVE = "fixed", "adaptive"  # how a fit's trials were chosen (the ``method`` column)
+SETTLE_REVERSALS = 2  # reversals left out of a reversal mean (solvers.staircase.Staircase)
 
 
 @dataclass(frozen=True)
@@ -68,7 +73,7 @@ LITERATURE: dict[tuple[str, str], str] = {
 """Published human thresholds for the same measure, with their source (not measured here)."""
 SUMMARY_COLUMNS = ("model", "experiment", "condition", "unit", "status", "threshold", "ci_low",
                    "ci_high", "slope", "lapse", "guess", "deviance", "deviance_p", "n_trials",
-                   "n_levels", "smallest_level", "largest_level")
+                   "n_levels", "smallest_level", "largest_level", "method", "reversal_mean")
 
 
 def graded_items(pitch: pd.DataFrame) -> pd.DataFrame:
@@ -78,7 +83,7 @@ def graded_items(pitch: pd.DataFrame) -> pd.DataFrame:
     whose every trial was excluded (no output) are left out, as in every table.
     """
     columns = ["model", "experiment", "item_id", "correct", "chance_probability", "level",
-               "condition"]
+               "condition", "method", "slot"]
     if "params" not in pitch.columns:  # records from before items carried their parameters
         return pd.DataFrame(columns=columns)
     pitch = pitch[pitch["experiment"].isin(tuple(GRADED))]
@@ -87,29 +92,48 @@ def graded_items(pitch: pd.DataFrame) -> pd.DataFrame:
     items = counted(any_notation_items(pitch))
     params = pitch.drop_duplicates(["experiment", "item_id"]).set_index(
         ["experiment", "item_id"])["params"]
-    levels, conditions = [], []
+    levels, conditions, methods, slots = [], [], [], []
     for experiment, item_id in zip(items["experiment"], items["item_id"], strict=True):
         spec, values = GRADED[experiment], params[(experiment, item_id)]
         level = float(values[spec.param])
         levels.append(abs(level) if spec.absolute else level)
         conditions.append(spec.condition_text.format(_g(values[spec.condition]))
                           if spec.condition else ALL_CONDITIONS)
-    return items.assign(level=levels, condition=conditions)[columns]
+        methods.append(values.get("method", FIXED))
+        slots.append(values.get("slot"))
+    return items.assign(level=levels, condition=conditions, method=methods,
+                        slot=slots)[columns]
 
 
 def threshold_summary(pitch: pd.DataFrame, n_boot: int = 200, seed: int = 0) -> pd.DataFrame:
     """One fit per model × graded experiment × condition (and ``all`` conditions pooled)."""
     items = graded_items(pitch)
     rows = []
-    for (model, experiment), group in items.groupby(["model", "experiment"], sort=True):
+    for (model, experiment, method), group in items.groupby(["model", "experiment", "method"],
+                                                            sort=True):
         spec = GRADED[experiment]
-        parts = [(ALL_CONDITIONS, group)]
-        if spec.condition:
-            parts += sorted(group.groupby("condition"), key=lambda part: _number_first(part[0]))
+        by_condition = sorted(group.groupby("condition"), key=lambda part: _number_first(part[0]))
+        parts = [(ALL_CONDITIONS, group)] + (by_condition if spec.condition else [])
         for condition, part in parts:
+            fit = _fit(part, spec, n_boot, seed)
+            # a reversal mean only beside a fitted threshold: a guesser's staircase turns too
+            staircases = [p for c, p in by_condition if condition in (ALL_CONDITIONS, c)]
+            reversal = _reversal_mean(staircases) \
+                if method == ADAPTIVE and fit["status"] == FITTED else None
             rows.append({"model": model, "experiment": experiment, "condition": condition,
-                         "unit": spec.unit, **_fit(part, spec, n_boot, seed)})
+                         "unit": spec.unit, **fit, "method": method, "reversal_mean": reversal})
     return pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
+
+
+def _reversal_mean(staircases: list[pd.DataFrame]) -> float | None:
+    """The geometric mean of the settled reversals of each staircase (one per condition), its
+    trials in slot order (Levitt 1971, JASA 49:467)."""
+    settled = []
+    for trials in staircases:
+        trials = trials.sort_values("slot")
+        settled += recorded_reversals(trials["level"].tolist(),
+                                      trials["correct"].tolist())[SETTLE_REVERSALS:]
+    return geometric_mean(settled)
 
 
 def _fit(part: pd.DataFrame, spec: Graded, n_boot: int, seed: int) -> dict:
@@ -143,10 +167,21 @@ def threshold_cell(row: pd.Series) -> str:
     return f"{_g(row['threshold'])} [{low_text}, {high_text}]"
 
 
+def labelled(summary: pd.DataFrame) -> pd.DataFrame:
+    """``model`` as tables and the figure show it: "<model> (adaptive)" for a staircase's fit,
+    so a model's fixed-grid and adaptive thresholds stand side by side."""
+    if "method" not in summary.columns:
+        return summary
+    adaptive = summary["method"] == ADAPTIVE
+    return summary.assign(model=summary["model"].where(~adaptive,
+                                                       summary["model"] + f" ({ADAPTIVE})"))
+
+
 def profile_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Experiments × conditions in rows, one column per model, and the literature's column."""
     if summary.empty:
         return pd.DataFrame()
+    summary = labelled(summary)
     summary = summary.assign(cell=summary.apply(threshold_cell, axis=1))
     table = summary.pivot_table(index=["experiment", "condition", "unit"], columns="model",
                                 values="cell", aggfunc="first", sort=False)
@@ -171,10 +206,12 @@ def thresholds_markdown(summary: pd.DataFrame) -> str:
     numbers = ["threshold", "ci_low", "ci_high", "slope", "lapse", "guess", "deviance",
                "deviance_p"]
     lines += markdown_table(
-        ["model", "experiment", "condition", "status", *numbers, "trials", "levels"],
+        ["model", "experiment", "condition", "status", *numbers, "trials", "levels",
+         "reversal mean"],
         ([row["model"], row["experiment"], row["condition"], row["status"],
-          *(_g(row[name]) for name in numbers), _g(row["n_trials"]), _g(row["n_levels"])]
-         for _, row in summary.iterrows()))
+          *(_g(row[name]) for name in numbers), _g(row["n_trials"]), _g(row["n_levels"]),
+          _g(row["reversal_mean"])]
+         for _, row in labelled(summary).iterrows()))
     return "\n".join([*lines, "", CAPTION, ""])
 
 
@@ -187,7 +224,11 @@ CAPTION = (
     "bootstrap p. Never extrapolated: 'below the smallest tested level' (or 'above the "
     "largest', where a larger level is harder) when the whole range is easy, 'no threshold "
     "within the tested range' when the answers are no better than a guess or never fall. "
-    "Human values come from the literature under other procedures, not from this run."
+    "Human values come from the literature under other procedures, not from this run. "
+    "\"(adaptive)\": the trials of a staircase (--adaptive), fitted the same way (its interval "
+    "treats the levels as fixed, which a staircase's are not: too narrow); its reversal mean, "
+    "beside a fitted threshold only, is the geometric mean of each staircase's reversal levels "
+    "after the first two."
 )
 
 

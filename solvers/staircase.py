@@ -59,10 +59,20 @@ def threshold_estimate(staircase: Staircase, answers: Sequence[bool]) -> float |
     """The geometric mean of the reversal levels after the first ``settle_after`` (Levitt 1971,
     JASA 49:467); None until there is one. The psychometric fit to the same trials
     (:func:`solvers.psychometric.fit_psychometric`) gives the same point with an interval."""
-    settled = reversal_levels(staircase, answers)[staircase.settle_after:]
-    if not settled:
+    return geometric_mean(reversal_levels(staircase, answers)[staircase.settle_after:])
+
+
+def recorded_reversals(levels: Sequence[float], answers: Sequence[bool]) -> list[float]:
+    """The reversal levels of a staircase read back from its trials (level and answer of each,
+    in order): the level of every trial answered otherwise than the one before it."""
+    return [levels[n] for n in range(1, len(answers)) if bool(answers[n]) != bool(answers[n - 1])]
+
+
+def geometric_mean(levels: Sequence[float]) -> float | None:
+    """None for no levels."""
+    if not levels:
         return None
-    return 10 ** (sum(math.log10(level) for level in settled) / len(settled))
+    return 10 ** (sum(math.log10(level) for level in levels) / len(levels))
 
 
 def trial_levels(staircase: Staircase, answers: Sequence[bool]) -> list[float]:
