@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from .prompt_store import PROMPTS_FILE
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: the same status for the same kind of mistake
 RUN_FILES = ("trials.jsonl", "summary.json")  # either one means a directory holds a run
@@ -71,6 +73,7 @@ def build(run_dirs: list[Path], out_dir: Path) -> Path:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     handle.write(line + "\n")
+    _merge_prompts(run_dirs, out_dir / PROMPTS_FILE)
     headers = _headers(run_dirs)
     header = {
         "run_id": out_dir.name,
@@ -80,6 +83,15 @@ def build(run_dirs: list[Path], out_dir: Path) -> Path:
     }
     written = artifacts.write_artifacts(df, out_dir, header)
     return written["report.html"]
+
+
+def _merge_prompts(run_dirs: list[Path], target: Path) -> None:
+    """The runs' ``prompts.jsonl`` side by side (the report reads each text once)."""
+    with target.open("w", encoding="utf-8") as handle:
+        for run_dir in run_dirs:
+            path = (run_dir if run_dir.is_dir() else run_dir.parent) / PROMPTS_FILE
+            if path.is_file():
+                handle.write(path.read_text(encoding="utf-8"))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -120,10 +120,12 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
     from . import assisted, controls, figures, html, mcq_tables, pitch_tables, stats
+    from .html_views import report_views
     from .sections import records_for, sections_by_family, unbuilt_sections
     from .threshold_section import threshold_section
 
     out_dir.mkdir(parents=True, exist_ok=True)
+    every_record = df  # the trials viewer shows them all, control trials too
     by_family = sections_by_family(header)
     control_summary = controls.control_summary(records_for(df, "controls", by_family))
     real = controls.real_records(df)  # control trials are reported in controls.md only
@@ -226,6 +228,10 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "effects coding, joint Wald tests per term."
         )
         report_tables["Statistics: logistic mixed model per task"] = glmm
+    views = report_views(every_record, real, control_summary, thresholds, out_dir)
+    written.update(views.files)
     put("report.html", html.render_report(header, report_tables,
-                                          {**figure_paths, **threshold_figures}))
+                                          {**figure_paths, **threshold_figures},
+                                          headline=views.headline, views=views.sections,
+                                          scripts=views.scripts))
     return written

@@ -1,0 +1,77 @@
+"""A table whose every cell links to the trials behind it.
+
+A table opts in by naming, in ``attrs["link_axes"]``, which trial field each level of its row
+and column index is (Table 1: rows modality × shot × strategy, columns task × model); a cell's
+link then filters the trials list (:func:`reports.html_trials.trials_link`) to those values.
+A row or column whose level holds no trial field (Table 1's chance row) gets no links; a
+column level named ``"error_class"`` filters on the column's error class.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import pandas as pd
+
+from .html_trials import trials_link
+
+LINK_AXES = "link_axes"
+NOT_A_VALUE = {"", "Chance"}
+
+
+def _keys(index: pd.Index) -> list[tuple]:
+    return [key if isinstance(key, tuple) else (key,) for key in index]
+
+
+def _header_rows(columns: pd.Index, index_names: Sequence[str]) -> str:
+    keys = _keys(columns)
+    levels = len(keys[0]) if keys else 1
+    rows = []
+    for level in range(levels):
+        cells = [f"<th>{html.escape(str(n)) if level == levels - 1 and n else ''}</th>"
+                 for n in index_names]
+        span_start = 0
+        for i in range(1, len(keys) + 1):  # merge runs of equal values, as pandas does
+            if i < len(keys) and keys[i][: level + 1] == keys[span_start][: level + 1]:
+                continue
+            span = i - span_start
+            label = html.escape(str(keys[span_start][level]))
+            cells.append(f'<th colspan="{span}">{label}</th>' if span > 1 else f"<th>{label}</th>")
+            span_start = i
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return "".join(rows)
+
+
+def _filters(names: Sequence[str | None], values: tuple) -> dict | None:
+    found = {}
+    for name, value in zip(names, values, strict=False):
+        if not name:
+            continue
+        if str(value) in NOT_A_VALUE:
+            return None
+        found[name] = value
+    return found
+
+
+def linked_table_html(table: pd.DataFrame, format_value=str) -> str:
+    """``table`` as an HTML table with per-cell trial links (see the module docstring)."""
+    axes = table.attrs[LINK_AXES]
+    row_fields, column_fields = axes.get("index", ()), axes.get("columns", ())
+    index_names = [str(n) if n is not None else "" for n in table.index.names]
+    body = []
+    for row_key, values in zip(_keys(table.index), table.itertuples(index=False), strict=True):
+        row_filter = _filters(row_fields, row_key)
+        cells = [f"<th>{html.escape(str(part))}</th>" for part in row_key]
+        for column_key, value in zip(_keys(table.columns), values, strict=True):
+            text = "" if value is None or (isinstance(value, float) and value != value) \
+                else format_value(value)
+            column_filter = _filters(column_fields, column_key)
+            if text and text != "0" and row_filter is not None and column_filter is not None:
+                link = html.escape(trials_link({**row_filter, **column_filter}))
+                cells.append(f'<td><a class="cell" href="{link}">{html.escape(text)}</a></td>')
+            else:
+                cells.append(f"<td>{html.escape(text)}</td>")
+        body.append(f"<tr>{''.join(cells)}</tr>")
+    return (f'<table class="data linked"><thead>{_header_rows(table.columns, index_names)}'
+            f"</thead><tbody>{''.join(body)}</tbody></table>")
