@@ -87,11 +87,11 @@ def build(run_dirs: list[Path], out_dir: Path) -> Path:
 
 def _merge_prompts(run_dirs: list[Path], target: Path) -> None:
     """The runs' ``prompts.jsonl`` side by side (the report reads each text once)."""
-    with target.open("w", encoding="utf-8") as handle:
-        for run_dir in run_dirs:
-            path = (run_dir if run_dir.is_dir() else run_dir.parent) / PROMPTS_FILE
-            if path.is_file():
-                handle.write(path.read_text(encoding="utf-8"))
+    sources = [(d if d.is_dir() else d.parent) / PROMPTS_FILE for d in run_dirs]
+    present = [path for path in sources if path.is_file()]
+    if present:  # runs recorded before prompts.jsonl have none: their trials show no prompt
+        target.write_text("".join(path.read_text(encoding="utf-8") for path in present),
+                          encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:

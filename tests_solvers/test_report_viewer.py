@@ -109,7 +109,7 @@ def test_cell_to_trials_to_audio_reply_and_verdict(listener_run, browser):
     browser.open((listener_run / "report.html").as_uri())
     assert browser.problems() == []
     assert _wait_for(browser, "document.getElementById('trial-count').textContent"
-                     ".startsWith('%d of')" % len(df))
+                     f".startsWith('{len(df)} of')")
     # Table 1's cell for the listener, chord, audio, zero-shot, standalone
     cell = {"model": "listener", "task": "chord", "modality": "audio", "shot": "zero",
             "strategy": "standalone"}
