@@ -12,7 +12,7 @@ times, each in a fresh Chromium: the time to the page's load event (``trials.js`
 synchronous script, so parsing the data is inside it), the time until the trials viewer has
 rendered its first page (``data-trials-ready`` on ``<html>``, set by report.js), then a Table 1
 cell clicked (its trials listed) and a trial opened, each timed in the page. Console errors fail
-the run. ``--seed-run`` reuses a seed run directory made by an earlier call.
+the run. ``--seed-run DIR`` keeps the seed run in DIR, and reuses it when DIR holds one.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ PYTEST = [sys.executable, "-m", "pytest", "-p", "no:hypothesispytest", "-p", "no
 
 def seed_run(directory: Path) -> Path:
     """A real listener run: every core trial and the pitch items at MIDI note 60."""
+    if (directory / "seed" / "trials.jsonl").is_file():
+        return directory / "seed"
     core, pitch = directory / "core", directory / "pitch"
     for target, args in ((core, ["bench", "--ignore=bench/test_pitch"]),
                          (pitch, ["bench/test_pitch", "-k", SEED_PITCH])):
@@ -45,7 +47,7 @@ def seed_run(directory: Path) -> Path:
         if result.returncode not in (0, 1):
             sys.exit(result.stdout[-3000:] + result.stderr[-3000:])
     seed = directory / "seed"
-    seed.mkdir()
+    seed.mkdir(parents=True, exist_ok=True)
     for name in ("trials.jsonl", "prompts.jsonl"):
         (seed / name).write_text("".join((d / name).read_text(encoding="utf-8")
                                          for d in (core, pitch)), encoding="utf-8")
@@ -85,13 +87,18 @@ def synthetic_run(seed: Path, target: Path, trials: int) -> Path:
     return target
 
 
-def build(run_dir: Path) -> float:
+def build(run_dir: Path) -> tuple[float, float]:
+    """Seconds to build the whole report, and of those the trials viewer's files alone."""
     from reports import artifacts, tables
+    from reports.html_trials import write_trial_files
 
     started = time.perf_counter()
     df = tables.load_records(run_dir)
     artifacts.write_artifacts(df, run_dir, {"run_id": run_dir.name, "models": ["listener"]})
-    return time.perf_counter() - started
+    total = time.perf_counter() - started
+    started = time.perf_counter()
+    write_trial_files(df, run_dir)
+    return total, time.perf_counter() - started
 
 
 def open_once(page: Path, profile: Path) -> dict:
@@ -137,12 +144,13 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         started = time.perf_counter()
-        seed = args.seed_run or seed_run(base)
+        seed = seed_run(args.seed_run or base)
         print(f"seed run: {seed} ({time.perf_counter() - started:.0f} s)")
         run_dir = synthetic_run(seed, base / "run", args.trials)
-        build_s = build(run_dir)
+        build_s, viewer_s = build(run_dir)
         data = run_dir / "report_files" / "trials.js"
-        print(f"{args.trials} trials; report built in {build_s:.1f} s; trials.js "
+        print(f"{args.trials} trials; report built in {build_s:.1f} s (the viewer's files "
+              f"{viewer_s:.1f} s of it); trials.js "
               f"{data.stat().st_size / 1e6:.1f} MB, report.html "
               f"{(run_dir / 'report.html').stat().st_size / 1e3:.0f} kB")
         runs = [open_once(run_dir / "report.html", base / f"profile{i}")
