@@ -19,7 +19,7 @@ import pandas as pd
 from .cells import cell_numbers
 from .controls import LISTENS, PRIORS
 from .html_trials import trials_link
-from .tables import CHANCE, base_task, order_rank
+from .tables import CHANCE, base_task, order_rank, with_rendition_in_task
 from .thresholds import ALL_CONDITIONS, threshold_cell
 
 
@@ -28,6 +28,7 @@ def headline_html(real: pd.DataFrame, control_summary: pd.DataFrame,
     """The summary blocks, one per model of the real (non-control) records ``real``."""
     if real.empty:
         return '<p class="note">No trials were recorded.</p>'
+    real = with_rendition_in_task(real)  # a live rendition is its own task, as in Table 1
     blocks = []
     for model in dict.fromkeys(real["model"]):
         mine = real[real["model"] == model]

@@ -44,8 +44,14 @@ MEDIA_SUFFIX = {"audio/wav": ".wav", "audio/x-wav": ".wav", "image/png": ".png",
 
 
 def trials_link(filters: dict[str, object]) -> str:
-    """The in-page link to the trials list filtered to ``filters`` (read by report.js)."""
-    return "#trials?" + urlencode({k: str(v) for k, v in filters.items()})
+    """The in-page link to the trials list filtered to ``filters`` (read by report.js).
+
+    A table's task ``chord@live`` (:func:`reports.tables.with_rendition_in_task`) is the
+    records' task ``chord`` with rendition ``live``."""
+    plain = {k: str(v) for k, v in filters.items()}
+    if "@" in plain.get("task", ""):
+        plain["task"], plain["rendition"] = plain["task"].split("@", 1)
+    return "#trials?" + urlencode(plain)
 
 
 def _plain(value: object) -> object:
