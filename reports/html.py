@@ -89,7 +89,8 @@ details.run > summary { cursor: pointer; font-weight: bold; }
 td.verdict.above { color: #176a2e; } td.verdict.below, .flag { color: #a3261b; }
 a.cell { color: inherit; text-decoration: underline dotted #0b5cad; }
 table.confusion td.diag { background: #e6f4ea; } table.confusion td.off { background: #fdecea; }
-.matrices { display: flex; flex-wrap: wrap; gap: 0 2em; }
+.matrices { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
+table.trials td { text-align: left; }
 form.filters label { margin-right: .8em; white-space: nowrap; }
 table.trials tr.wrong td.verdict, table.trials tr.no-answer td.verdict { color: #a3261b; }
 #trial-view { border: 2px solid #0b5cad; padding: .5em 1em; margin-top: 1em; }

@@ -19,20 +19,24 @@ import pandas as pd
 from .cells import counted
 from .html_trials import trials_link
 from .mcq_analyses import chosen_kind
-from .tables import order_rank
+from .tables import CHORD_QUALITY_BY_LETTER, base_task, order_rank
 
 CHOICE_FAMILIES = ("core", "muse")
 MAX_OPTIONS = 12  # more distinct answers than this is not a choice task (pitch, free text)
 NO_ANSWER = "no answer"
 
 
-def _labels(group: pd.DataFrame) -> dict[str, str]:
-    """Answer -> its name where the records say (a chord letter -> "A diminished"'s quality)."""
+def _labels(task: str, group: pd.DataFrame) -> dict[str, str]:
+    """Answer -> its name: a chord letter's quality, else the records' ``truth_label`` where
+    every item with that answer has the same one (a syncopation level; not the transposition
+    labels, which name each item's shift)."""
+    if base_task(task) == "chord":
+        return dict(CHORD_QUALITY_BY_LETTER)
     if "truth_label" not in group.columns:
         return {}
-    pairs = group[["truth", "truth_label"]].dropna().drop_duplicates("truth")
-    return {str(t): str(label) for t, label in zip(pairs["truth"], pairs["truth_label"],
-                                                   strict=True)}
+    pairs = group[["truth", "truth_label"]].dropna().astype(str).drop_duplicates()
+    unique = pairs.drop_duplicates("truth", keep=False)
+    return dict(zip(unique["truth"], unique["truth_label"], strict=True))
 
 
 def _matrix_html(model: str, task: str, group: pd.DataFrame, filters: dict) -> str:
@@ -41,8 +45,9 @@ def _matrix_html(model: str, task: str, group: pd.DataFrame, filters: dict) -> s
     answers = sorted(set(answered) - {NO_ANSWER} | set(truths))
     if (answered == NO_ANSWER).any():
         answers.append(NO_ANSWER)
-    labels = _labels(group)
-    head = "".join(f"<th>{html.escape(a)}</th>" for a in answers)
+    labels = _labels(task, group)
+    head = "".join(f'<th title="{html.escape(labels.get(a, a))}">{html.escape(a)}</th>'
+                   for a in answers)
     rows = []
     for truth in truths:
         mine = answered[group["truth"].astype(str) == truth]
@@ -57,9 +62,9 @@ def _matrix_html(model: str, task: str, group: pd.DataFrame, filters: dict) -> s
                 f'<a class="cell" href="{html.escape(link)}">{n}</a>' if n else "") + "</td>")
         name = f"{truth} ({labels[truth]})" if truth in labels and labels[truth] != truth else truth
         rows.append(f"<tr><th>{html.escape(name)}</th>{''.join(cells)}</tr>")
-    return (f"<h4>{html.escape(model)} — {html.escape(task)}</h4>\n"
+    return (f'<div class="matrix"><h4>{html.escape(model)} — {html.escape(task)}</h4>\n'
             '<table class="data confusion"><thead><tr><th>truth \\ answer</th>'
-            f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>")
+            f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
 def _choice_tasks(real: pd.DataFrame) -> list[str]:
