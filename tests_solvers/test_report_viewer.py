@@ -26,7 +26,7 @@ from reports.html_trials import DATA_FILE, FILES_DIR, TRIAL_FIELDS
 from reports.prompt_store import PROMPTS_FILE, load_prompts
 from reports.tables import load_records
 from tests_solvers import CORE_BENCH, PYTEST
-from tests_solvers.test_report_html import SUBSET, Browser, chromium_path
+from tests_solvers.test_report_html import EVIL, SUBSET, Browser, chromium_path
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -137,6 +137,10 @@ def test_cell_to_trials_to_audio_reply_and_verdict(listener_run, browser):
     assert len(view["audio"]) == 1 and (listener_run / view["audio"][0]).is_file()
     assert view["replies"] == [turn["text"] for turn in record["turns"]]
     assert "verdict\ncorrect" in view["text"] and "System instruction" in view["text"]
+    # the player plays: the WAV loads from the report's folder under its security policy
+    browser.evaluate("document.querySelector('#trial-view audio').load()")
+    duration = _wait_for(browser, "document.querySelector('#trial-view audio').duration")
+    assert 0.5 < float(duration) < 60
     assert browser.problems() == []
 
 
@@ -156,7 +160,13 @@ def test_filters_narrow_the_list_to_wrong_answers(listener_run, browser):
 
 
 def _split_by_model(run_dir: Path, base: Path) -> list[Path]:
+    """The run's records as two runs, one per model; the chance model's first reply is
+    replaced by markup, which the trial view must show as text."""
     lines = (run_dir / "trials.jsonl").read_text(encoding="utf-8").splitlines()
+    first = json.loads(next(line for line in lines if json.loads(line)["model"] == "chance"))
+    first["turns"][0]["text"] = EVIL
+    lines = [json.dumps(first) if json.loads(line)["test_id"] == first["test_id"] else line
+             for line in lines]
     dirs = []
     for model in ("listener", "chance"):
         target = base / model
@@ -188,7 +198,7 @@ def _html_rows(page: str) -> list[tuple[str, ...]]:
     return rows
 
 
-def test_two_model_build_repeats_the_p_values_of_compare(listener_run, tmp_path):
+def test_two_model_build_repeats_the_p_values_of_compare(listener_run, tmp_path, browser):
     run_a, run_b = _split_by_model(listener_run, tmp_path)
     run = [sys.executable, "-m", "reports"]
     compared = subprocess.run([*run, "compare", str(run_a), str(run_b)], cwd=REPO,
@@ -202,6 +212,17 @@ def test_two_model_build_repeats_the_p_values_of_compare(listener_run, tmp_path)
     assert len(expected) > 10 and shown == expected
     assert any(p == "<.001" for *_, p in shown)  # the pooled rows: a real difference
     assert (out / PROMPTS_FILE).is_file() and (out / FILES_DIR / DATA_FILE).is_file()
+    # the merged page in a browser: the comparison drawn, a reply of markup shown as text
+    browser.open((out / "report.html").as_uri() + "#trials?model=chance")
+    assert browser.evaluate("document.querySelectorAll('#compare td.p-value').length") \
+        == len(expected)
+    _wait_for(browser, "document.querySelectorAll('#trial-list tbody a').length")
+    browser.evaluate("document.querySelector('#trial-list tbody a').click()")
+    reply = _wait_for(browser, "(() => { const p = document.querySelector("
+                      "'#trial-view pre.raw-reply'); return p && p.textContent; })()")
+    assert reply == EVIL
+    assert browser.evaluate("document.querySelectorAll('#trial-view script').length") == 0
+    assert browser.problems() == []
 
 
 def test_items_every_model_fails_are_the_hard_core():
@@ -237,3 +258,42 @@ def test_confusion_matrices_count_every_counted_chord_answer(listener_run):
     assert "diminished" in body  # rows are named by the truth label
     diagonal = [int(n) for n in re.findall(r'<td class="diag"><a[^>]*>(\d+)</a>', body)]
     assert sum(diagonal) == int(chance_chord["correct"].astype(bool).sum())
+
+
+# --- prompts.jsonl -----------------------------------------------------------------------------
+
+
+def test_prompt_writer_stores_each_text_once_and_the_reader_skips_damage(tmp_path):
+    from reports.prompt_store import PromptWriter, text_id
+
+    listing = "note_on 60 0.0 s\n" * 50
+    views = {
+        f"h{n}": {"system": "You are an expert.", "turns": [
+            {"role": "user", "parts": [{"text": listing},
+                                       {"media": "audio/wav", "sha256": "ab" * 32,
+                                        "path": "/gone.wav"}]}]}
+        for n in range(3)
+    }
+    writer = PromptWriter(lambda: tmp_path)
+    writer.write(views)
+    writer.write({"h0": views["h0"]})  # a second trial with the same prompt
+    writer.close()
+    lines = (tmp_path / PROMPTS_FILE).read_text(encoding="utf-8").splitlines()
+    assert len(lines) == 2 + 3  # two texts, three prompts
+    with (tmp_path / PROMPTS_FILE).open("a", encoding="utf-8") as handle:
+        handle.write('{"prompt_hash": "h9", "system": \n')  # a line cut by a crash
+    texts, prompts = load_prompts([tmp_path, tmp_path / "no-such-run"])
+    assert set(prompts) == {"h0", "h1", "h2"}
+    part = prompts["h1"]["turns"][0]["parts"]
+    assert texts[part[0]["text"]] == listing and part[0]["text"] == text_id(listing)
+    assert part[1] == {"media": "audio/wav", "sha256": "ab" * 32, "path": "/gone.wav"}
+
+
+def test_a_run_without_prompts_still_gets_its_trials_view(listener_run, tmp_path):
+    from reports.html_trials import write_trial_files
+
+    df = load_records(listener_run)
+    written = write_trial_files(df, tmp_path)  # no prompts.jsonl, as in older runs
+    data = written[f"{FILES_DIR}/{DATA_FILE}"].read_text(encoding="utf-8")
+    payload = json.loads(data.removeprefix("window.EARTEST_TRIALS = ").rstrip().rstrip(";"))
+    assert len(payload["rows"]) == len(df) and payload["prompts"] == {} == payload["media"]
