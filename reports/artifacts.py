@@ -120,6 +120,7 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
     from . import assisted, controls, figures, html, mcq_tables, pitch_tables, stats
+    from .html_grid import LINK_AXES
     from .html_views import report_views
     from .sections import records_for, sections_by_family, unbuilt_sections
     from .threshold_section import threshold_section
@@ -201,10 +202,14 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "SPN or Hz answer was; solfège is octave-free and shown apart; chance is the "
             "any-notation chance of a uniform guesser."
         ) + assisted.caption(pitch)
+        pitch_table.attrs[LINK_AXES] = {"index": ("experiment",),
+                                        "columns": ("model", "notation")}
         report_tables["Pitch experiments (PitchBench)"] = pitch_table
         partial = pitch_tables.partial_credit_table(pitch_tables.partial_credit_summary(pitch))
         if not partial.empty:
             partial.attrs["caption"] = pitch_tables.PARTIAL_CAPTION
+            partial.attrs[LINK_AXES] = {"index": ("model", "experiment", "notation"),
+                                        "columns": (None,)}
             report_tables["Pitch partial credit"] = partial
     report_tables.update(threshold_tables)
     if not mcq_summary.empty:
@@ -221,6 +226,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     if not control_summary.empty:
         control_table = controls.controls_table(control_summary)
         control_table.attrs["caption"] = controls.CAPTION
+        control_table.attrs[LINK_AXES] = {"index": tuple(control_table.index.names),
+                                          "columns": (None,)}
         report_tables["Audio-attention controls"] = control_table
     if glmm is not None:
         glmm.attrs["caption"] = (

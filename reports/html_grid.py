@@ -3,8 +3,8 @@
 A table opts in by naming, in ``attrs["link_axes"]``, which trial field each level of its row
 and column index is (Table 1: rows modality × shot × strategy, columns task × model); a cell's
 link then filters the trials list (:func:`reports.html_trials.trials_link`) to those values.
-A row or column whose level holds no trial field (Table 1's chance row) gets no links; a
-column level named ``"error_class"`` filters on the column's error class.
+A row or column of no trials (Table 1's chance row) gets no links; a pooled one ("any", "all")
+links without filtering on that level.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ import pandas as pd
 from .html_trials import trials_link
 
 LINK_AXES = "link_axes"
-NOT_A_VALUE = {"", "Chance"}
+NOT_A_VALUE = {"", "chance"}  # a row or column of no trials (chance levels): no links
+WILDCARD = {"any", "all"}  # a pooled row or column (the pitch table's "any" notation)
 
 
 def _keys(index: pd.Index) -> list[tuple]:
@@ -48,9 +49,10 @@ def _filters(names: Sequence[str | None], values: tuple) -> dict | None:
     for name, value in zip(names, values, strict=False):
         if not name:
             continue
-        if str(value) in NOT_A_VALUE:
+        if str(value).lower() in NOT_A_VALUE:
             return None
-        found[name] = value
+        if str(value) not in WILDCARD:
+            found[name] = value
     return found
 
 

@@ -34,7 +34,7 @@ TRIAL_FIELDS = (
     "item_id", "trial_id", "truth", "truth_label", "parsed_answer", "correct", "error_class",
     "error_message", "answer_source", "answer_via", "solver_verdict", "transcription",
     "truth_transcription", "repair_rounds", "repair_errors", "notation", "condition",
-    "extracted_answer", "assisted_correct", "prompt_hash",
+    "extracted_answer", "assisted_correct", "prompt_hash", "experiment", "dataset",
 )
 TURN_FIELDS = ("round", "purpose", "text", "prompt_hash", "finish_reason", "repair_reason",
                "error", "cached")
