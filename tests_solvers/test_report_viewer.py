@@ -297,3 +297,19 @@ def test_a_run_without_prompts_still_gets_its_trials_view(listener_run, tmp_path
     data = written[f"{FILES_DIR}/{DATA_FILE}"].read_text(encoding="utf-8")
     payload = json.loads(data.removeprefix("window.EARTEST_TRIALS = ").rstrip().rstrip(";"))
     assert len(payload["rows"]) == len(df) and payload["prompts"] == {} == payload["media"]
+
+
+def test_linked_table_links_trial_cells_only():
+    from reports.html_grid import LINK_AXES, linked_table_html
+
+    columns = pd.MultiIndex.from_tuples([("chord", "<m>"), ("chord", "chance")],
+                                        names=["model", "notation"])
+    table = pd.DataFrame([["50.0 n=2", "25.0"], ["", "x"]], columns=columns,
+                         index=pd.Index(["a1", "Chance"], name="experiment"))
+    table.attrs[LINK_AXES] = {"index": ("experiment",), "columns": ("model", "notation")}
+    page = linked_table_html(table)
+    links = re.findall(r'<a class="cell" href="([^"]+)">([^<]*)</a>', page)
+    # one link: the chance column and the chance row are no trials, an empty cell is nothing
+    assert links == [("#trials?experiment=a1&amp;model=chord&amp;notation=%3Cm%3E", "50.0 n=2")]
+    assert "<m>" not in page and "&lt;m&gt;" in page
+    assert '<th colspan="2">chord</th>' in page
