@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from . import hookspecs, resume
-from .prompt_store import PROMPTS_PROPERTY, PromptWriter
+from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -375,12 +375,17 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         resume.deselect_recorded(config, items, Path(config.getoption("resume")))
 
 
+_SENT_TEXTS: set[str] = set()  # prompt texts this process has sent to the controller
+
+
 @pytest.fixture
 def record(request: pytest.FixtureRequest):
     """``record(result)``: attach the trial's JSON record to this test's report."""
 
     def _record(result) -> None:
         request.node.user_properties.append((RECORD_PROPERTY, result.record().to_json()))
-        request.node.user_properties.append((PROMPTS_PROPERTY, getattr(result, "prompts", {})))
+        views = getattr(result, "prompts", None)
+        if views:
+            request.node.user_properties.append((PROMPTS_PROPERTY, compact(views, _SENT_TEXTS)))
 
     return _record

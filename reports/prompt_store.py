@@ -24,6 +24,30 @@ def text_id(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
+def compact(views: dict[str, dict], sent: set[str]) -> dict:
+    """A trial's prompt views (prompt hash -> ``fixtures.record_fields.prompt_view``) as they
+    travel to the controller: texts by id, and only the texts this process has not sent yet
+    (``sent`` is updated), so a run's reports (and ``--json-report``) carry each MIDI listing
+    and system instruction about once per worker, not once per trial."""
+    texts: dict[str, str] = {}
+
+    def ref(text: str) -> str:
+        ident = text_id(text)
+        if ident not in sent:
+            sent.add(ident)
+            texts[ident] = text
+        return ident
+
+    prompts = {
+        prompt_hash: {"system": ref(view["system"]), "turns": [
+            {"role": turn["role"],
+             "parts": [{"text": ref(p["text"])} if "text" in p else dict(p)
+                       for p in turn["parts"]]} for turn in view["turns"]]}
+        for prompt_hash, view in views.items()
+    }
+    return {"texts": texts, "prompts": prompts}
+
+
 class PromptWriter:
     """Appends prompts to ``<run dir>/prompts.jsonl``, each text and prompt once."""
 
@@ -33,26 +57,16 @@ class PromptWriter:
         self._prompts: set[str] = set()
         self._handle = None
 
-    def write(self, views: dict[str, dict]) -> None:
-        """Store ``views`` (prompt hash -> ``fixtures.record_fields.prompt_view``)."""
-        for prompt_hash, view in views.items():
-            if prompt_hash in self._prompts:
-                continue
-            self._prompts.add(prompt_hash)
-            turns = [{"role": turn["role"], "parts": [self._part(p) for p in turn["parts"]]}
-                     for turn in view["turns"]]
-            self._line({"prompt_hash": prompt_hash, "system": self._text(view["system"]),
-                        "turns": turns})
-
-    def _part(self, part: dict) -> dict:
-        return {"text": self._text(part["text"])} if "text" in part else dict(part)
-
-    def _text(self, text: str) -> str:
-        ident = text_id(text)
-        if ident not in self._texts:
-            self._texts.add(ident)
-            self._line({"text_id": ident, "text": text})
-        return ident
+    def write(self, payload: dict) -> None:
+        """Store one trial's :func:`compact` prompts."""
+        for ident, text in payload.get("texts", {}).items():
+            if ident not in self._texts:
+                self._texts.add(ident)
+                self._line({"text_id": ident, "text": text})
+        for prompt_hash, prompt in payload.get("prompts", {}).items():
+            if prompt_hash not in self._prompts:
+                self._prompts.add(prompt_hash)
+                self._line({"prompt_hash": prompt_hash, **prompt})
 
     def _line(self, entry: dict) -> None:
         if self._handle is None:

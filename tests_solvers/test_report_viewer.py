@@ -264,7 +264,7 @@ def test_confusion_matrices_count_every_counted_chord_answer(listener_run):
 
 
 def test_prompt_writer_stores_each_text_once_and_the_reader_skips_damage(tmp_path):
-    from reports.prompt_store import PromptWriter, text_id
+    from reports.prompt_store import PromptWriter, compact, text_id
 
     listing = "note_on 60 0.0 s\n" * 50
     views = {
@@ -274,9 +274,13 @@ def test_prompt_writer_stores_each_text_once_and_the_reader_skips_damage(tmp_pat
                                         "path": "/gone.wav"}]}]}
         for n in range(3)
     }
+    sent: set[str] = set()
+    first, again = compact(views, sent), compact({"h0": views["h0"]}, sent)
+    assert len(first["texts"]) == 2 and again["texts"] == {}  # each text travels once
     writer = PromptWriter(lambda: tmp_path)
-    writer.write(views)
-    writer.write({"h0": views["h0"]})  # a second trial with the same prompt
+    writer.write(first)
+    writer.write(again)  # a second trial with the same prompt
+    writer.write(compact(views, set()))  # another worker sends the same texts
     writer.close()
     lines = (tmp_path / PROMPTS_FILE).read_text(encoding="utf-8").splitlines()
     assert len(lines) == 2 + 3  # two texts, three prompts
