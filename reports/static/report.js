@@ -173,7 +173,8 @@
     view.textContent = "";
     view.hidden = false;
     var head = el("dl", { "class": "header" });
-    ["model", "task", "modality", "shot", "strategy", "control", "rendition", "item_id", "notation", "condition"]
+    ["model", "task", "experiment", "dataset", "modality", "shot", "strategy", "control",
+     "rendition", "item_id", "notation", "condition"]
       .forEach(function (name) { field(head, name, row[F[name]]); });
     var verdictDl = el("dl", { "class": "header outcome" });
     field(verdictDl, "verdict", verdict(row));
