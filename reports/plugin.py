@@ -378,6 +378,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 _SENT_TEXTS: set[str] = set()  # prompt texts this process has sent to the controller
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Every session sends its prompt texts anew (an in-process pytester run is a session)."""
+    _SENT_TEXTS.clear()
+
+
 @pytest.fixture
 def record(request: pytest.FixtureRequest):
     """``record(result)``: attach the trial's JSON record to this test's report."""
