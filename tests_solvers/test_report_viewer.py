@@ -317,3 +317,22 @@ def test_linked_table_links_trial_cells_only():
     assert links == [("#trials?experiment=a1&amp;model=chord&amp;notation=%3Cm%3E", "50.0 n=2")]
     assert "<m>" not in page and "&lt;m&gt;" in page
     assert '<th colspan="2">chord</th>' in page
+
+
+def test_headline_gives_accuracy_against_chance_and_the_audio_midi_gap(listener_run):
+    df = load_records(listener_run)
+    page = (listener_run / "report.html").read_text(encoding="utf-8")
+    summary = page.split('<section id="summary">')[1].split("</section>")[0]
+    blocks = dict(re.findall(r"<h3>(\w+)</h3>(.*?)</div>", summary, re.DOTALL))
+    assert list(blocks) == ["listener", "chance"]
+    for model, block in blocks.items():
+        for task in ("syncopation", "transposition", "chord"):
+            mine = df[(df["model"] == model) & (df["task"] == task)]
+            audio = mine[mine["modality"] == "audio"]["correct"].astype(bool).mean()
+            midi = mine[mine["modality"] == "midi"]["correct"].astype(bool).mean()
+            link = html.escape(f"#trials?model={model}&task={task}")
+            overall = 100 * mine["correct"].astype(bool).mean()
+            assert f'href="{link}">{overall:.1f} [' in block, (model, task)
+            assert f"gap <strong>{100 * (audio - midi):+.1f}</strong>" in block
+    assert blocks["listener"].count("above chance") == 3
+    assert "below chance" not in blocks["chance"]
