@@ -141,7 +141,9 @@ def report_tables(
     ifr = _ifr_grid(summary, accuracy)
     ifr.attrs[LINK_AXES] = grid_links
     errors = _error_table(summary)
-    errors.attrs[LINK_AXES] = {"index": ("model", "task", "modality"), "columns": (None,)}
+    errors.attrs[LINK_AXES] = {"index": ("model", "task", "modality"),
+                               "columns": ("error_class",),
+                               "pooled": ("trials", "excluded", "counted")}
     return {
         "Table 1: accuracy (%)": accuracy,
         "Instruction-following rate (%)": ifr,

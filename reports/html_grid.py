@@ -3,8 +3,8 @@
 A table opts in by naming, in ``attrs["link_axes"]``, which trial field each level of its row
 and column index is (Table 1: rows modality × shot × strategy, columns task × model); a cell's
 link then filters the trials list (:func:`reports.html_trials.trials_link`) to those values.
-A row or column of no trials (Table 1's chance row) gets no links; a pooled one ("any", "all")
-links without filtering on that level.
+A row or column of no trials (Table 1's chance row) gets no links; a pooled one ("any", "all",
+or a value listed in ``link_axes["pooled"]``) links without filtering on that level.
 """
 
 from __future__ import annotations
@@ -44,14 +44,15 @@ def _header_rows(columns: pd.Index, index_names: Sequence[str]) -> str:
     return "".join(rows)
 
 
-def _filters(names: Sequence[str | None], values: tuple) -> dict | None:
+def _filters(names: Sequence[str | None], values: tuple, pooled: frozenset[str]
+             ) -> dict | None:
     found = {}
     for name, value in zip(names, values, strict=False):
         if not name:
             continue
         if str(value).lower() in NOT_A_VALUE:
             return None
-        if str(value) not in WILDCARD:
+        if str(value) not in pooled:
             found[name] = value
     return found
 
@@ -60,15 +61,16 @@ def linked_table_html(table: pd.DataFrame, format_value=str) -> str:
     """``table`` as an HTML table with per-cell trial links (see the module docstring)."""
     axes = table.attrs[LINK_AXES]
     row_fields, column_fields = axes.get("index", ()), axes.get("columns", ())
+    pooled = frozenset(WILDCARD | set(axes.get("pooled", ())))
     index_names = [str(n) if n is not None else "" for n in table.index.names]
     body = []
     for row_key, values in zip(_keys(table.index), table.itertuples(index=False), strict=True):
-        row_filter = _filters(row_fields, row_key)
+        row_filter = _filters(row_fields, row_key, pooled)
         cells = [f"<th>{html.escape(str(part))}</th>" for part in row_key]
         for column_key, value in zip(_keys(table.columns), values, strict=True):
             text = "" if value is None or (isinstance(value, float) and value != value) \
                 else format_value(value)
-            column_filter = _filters(column_fields, column_key)
+            column_filter = _filters(column_fields, column_key, pooled)
             if text and text != "0" and row_filter is not None and column_filter is not None:
                 link = html.escape(trials_link({**row_filter, **column_filter}))
                 cells.append(f'<td><a class="cell" href="{link}">{html.escape(text)}</a></td>')
