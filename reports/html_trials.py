@@ -93,6 +93,34 @@ def _link_media(source: Path, target: Path) -> bool:
     return True
 
 
+def _media_and_texts(prompts: dict[str, dict], media_dir: Path
+                     ) -> tuple[dict[str, dict], dict[str, str], set[str]]:
+    """(the prompts as the page shows them, media path by SHA-256, text ids used): each media
+    file linked into ``media_dir`` once, and the machine's paths left out of the page."""
+    media: dict[str, str] = {}
+    text_ids: set[str] = set()
+    shown: dict[str, dict] = {}
+    for prompt_hash, prompt in prompts.items():
+        text_ids.add(prompt.get("system", ""))
+        turns = []
+        for turn in prompt.get("turns", []):
+            parts = []
+            for part in turn.get("parts", []):
+                if "text" in part:
+                    text_ids.add(part["text"])
+                    parts.append(part)
+                    continue
+                sha = str(part.get("sha256", ""))
+                parts.append({"media": part.get("media", ""), "sha256": sha})
+                name = sha[:24] + MEDIA_SUFFIX.get(part.get("media", ""), ".bin")
+                if sha and sha not in media and _link_media(Path(part.get("path", "")),
+                                                            media_dir / name):
+                    media[sha] = f"{FILES_DIR}/media/{name}"
+            turns.append({"role": turn.get("role", "user"), "parts": parts})
+        shown[prompt_hash] = {"system": prompt.get("system", ""), "turns": turns}
+    return shown, media, text_ids
+
+
 def write_trial_files(df: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
     """Write ``report_files/`` (data, script, media) for the records ``df`` of ``out_dir``.
 
@@ -106,24 +134,10 @@ def write_trial_files(df: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
     hashes = {row[TRIAL_FIELDS.index("prompt_hash")] for row in rows}
     hashes |= {turn[TURN_FIELDS.index("prompt_hash")] for t in turns for turn in t}
     used = {h: prompts[h] for h in hashes if h in prompts}
-    media: dict[str, str] = {}
-    text_ids: set[str] = set()
-    for prompt in used.values():
-        text_ids.add(prompt.get("system", ""))
-        for turn in prompt.get("turns", []):
-            for part in turn.get("parts", []):
-                if "text" in part:
-                    text_ids.add(part["text"])
-                    continue
-                sha = str(part.get("sha256", ""))
-                if sha in media or not sha:
-                    continue
-                name = sha[:24] + MEDIA_SUFFIX.get(part.get("media", ""), ".bin")
-                if _link_media(Path(part.get("path", "")), media_dir / name):
-                    media[sha] = f"{FILES_DIR}/media/{name}"
+    shown, media, text_ids = _media_and_texts(used, media_dir)
     data = {
         "fields": TRIAL_FIELDS, "turn_fields": TURN_FIELDS, "filters": FILTERS,
-        "rows": rows, "turns": turns, "prompts": used, "media": media,
+        "rows": rows, "turns": turns, "prompts": shown, "media": media,
         "texts": {k: texts[k] for k in text_ids if k in texts},
     }
     data_path = folder / DATA_FILE

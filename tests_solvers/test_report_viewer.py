@@ -91,6 +91,7 @@ def test_report_folder_is_self_contained(listener_run):
     data = json.loads(script.removeprefix("window.EARTEST_TRIALS = ").rstrip().rstrip(";"))
     assert data["fields"] == list(TRIAL_FIELDS)
     assert len(data["rows"]) == len(load_records(listener_run))
+    assert '"path"' not in script  # the machine's cache paths stay out of the report
     for relative in data["media"].values():
         target = listener_run / relative
         assert target.is_file() and target.read_bytes()[:4] == b"RIFF", relative
