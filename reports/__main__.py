@@ -17,6 +17,8 @@ import sys
 import time
 from pathlib import Path
 
+from .prompt_store import PROMPTS_FILE
+
 REPO_ROOT = Path(__file__).resolve().parent.parent
 USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: the same status for the same kind of mistake
 RUN_FILES = ("trials.jsonl", "summary.json")  # either one means a directory holds a run
@@ -75,6 +77,7 @@ def build(run_dirs: list[Path], out_dir: Path) -> Path:
             for line in path.read_text(encoding="utf-8").splitlines():
                 if line.strip():
                     handle.write(line + "\n")
+    _merge_prompts(run_dirs, out_dir / PROMPTS_FILE)
     header = {
         "run_id": out_dir.name,
         "merged_from": [str(p) for p in run_dirs],
@@ -83,6 +86,15 @@ def build(run_dirs: list[Path], out_dir: Path) -> Path:
     }
     written = artifacts.write_artifacts(df, out_dir, header)
     return written["report.html"]
+
+
+def _merge_prompts(run_dirs: list[Path], target: Path) -> None:
+    """The runs' ``prompts.jsonl`` side by side (the report reads each text once)."""
+    sources = [(d if d.is_dir() else d.parent) / PROMPTS_FILE for d in run_dirs]
+    present = [path for path in sources if path.is_file()]
+    if present:  # runs recorded before prompts.jsonl have none: their trials show no prompt
+        target.write_text("".join(path.read_text(encoding="utf-8") for path in present),
+                          encoding="utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:

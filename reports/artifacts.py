@@ -130,10 +130,13 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
     from . import assisted, controls, figures, html, mcq_tables, pitch_tables, stats
+    from .html_grid import LINK_AXES
+    from .html_views import report_views
     from .sections import records_for, sections_by_family, unbuilt_sections
     from .threshold_section import threshold_section
 
     out_dir.mkdir(parents=True, exist_ok=True)
+    every_record = df  # the trials viewer shows them all, control trials too
     by_family = sections_by_family(header)
     control_summary = controls.control_summary(records_for(df, "controls", by_family))
     real = controls.real_records(df)  # control trials are reported in controls.md only
@@ -209,10 +212,14 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "SPN or Hz answer was; solfège is octave-free and shown apart; chance is the "
             "any-notation chance of a uniform guesser."
         ) + assisted.caption(pitch)
+        pitch_table.attrs[LINK_AXES] = {"index": ("experiment",),
+                                        "columns": ("model", "notation")}
         report_tables["Pitch experiments (PitchBench)"] = pitch_table
         partial = pitch_tables.partial_credit_table(pitch_tables.partial_credit_summary(pitch))
         if not partial.empty:
             partial.attrs["caption"] = pitch_tables.PARTIAL_CAPTION
+            partial.attrs[LINK_AXES] = {"index": ("model", "experiment", "notation"),
+                                        "columns": (None,)}
             report_tables["Pitch partial credit"] = partial
     report_tables.update(threshold_tables)
     if not mcq_summary.empty:
@@ -229,6 +236,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     if not control_summary.empty:
         control_table = controls.controls_table(control_summary)
         control_table.attrs["caption"] = controls.CAPTION
+        control_table.attrs[LINK_AXES] = {"index": tuple(control_table.index.names),
+                                          "columns": (None,)}
         report_tables["Audio-attention controls"] = control_table
     if glmm is not None:
         glmm.attrs["caption"] = (
@@ -236,6 +245,10 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "effects coding, joint Wald tests per term."
         )
         report_tables["Statistics: logistic mixed model per task"] = glmm
+    views = report_views(every_record, real, control_summary, thresholds, out_dir)
+    written.update(views.files)
     put("report.html", html.render_report(header, report_tables,
-                                          {**figure_paths, **threshold_figures}))
+                                          {**figure_paths, **threshold_figures},
+                                          headline=views.headline, views=views.sections,
+                                          scripts=views.scripts))
     return written

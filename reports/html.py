@@ -1,10 +1,14 @@
 """A run's report as one self-contained HTML page.
 
 The page has to survive being mailed, attached to a CI job or opened years later from an
-archive, so it depends on nothing outside itself: CSS is inline, figures are embedded as
-base64 ``data:`` URIs, and there is no JavaScript. A Content-Security-Policy meta tag makes the
-browser refuse any outside load or script, so a stray reference shows up as a console error in
-the browser test instead of silently working on one machine only.
+archive, so it depends on nothing outside the run directory: CSS is inline and figures are
+embedded as base64 ``data:`` URIs. The headline (one summary block per model) comes first, the
+run's metadata last and collapsed. A run's report also carries the trials viewer
+(:mod:`reports.html_trials`): its data, script and media sit in ``report_files/`` beside the
+page, loaded with ``<script src>`` (``fetch`` is refused on ``file://``). A
+Content-Security-Policy meta tag makes the browser refuse any load from elsewhere (and any
+script at all in a page without the viewer), so a stray reference shows up as a console error
+in the browser test instead of silently working on one machine only.
 
 Everything that comes from a run (header values, model names, table cells, names of tables and
 figures) is HTML-escaped: model output and option values are arbitrary text.
@@ -17,14 +21,15 @@ import html
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pandas as pd
 
-from solvers.metrics import DENOMINATOR_EXCLUDED, TRANSCRIPTION_KEYS
+from solvers.metrics import DENOMINATOR_EXCLUDED
 
 from . import assisted, sampled, threshold_section
+from .html_grid import LINK_AXES, linked_table_html
 from .tables import CHANCE, SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
 
 PathLike = str | os.PathLike[str]
@@ -48,6 +53,9 @@ FIGURE_CAPTIONS = {
 FIGURE_TITLES[threshold_section.FIGURE_NAME] = threshold_section.FIGURE_TITLE
 FIGURE_CAPTIONS[threshold_section.FIGURE_NAME] = threshold_section.FIGURE_CAPTION
 CONTENT_SECURITY_POLICY = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+# with the trials viewer: its scripts and media from the report's own folder, nothing else
+VIEWER_POLICY = ("default-src 'none'; script-src 'self'; media-src 'self'; "
+                 "img-src data: 'self'; style-src 'unsafe-inline'")
 STYLE = """
 body { font: 14px/1.45 "DejaVu Sans", "Helvetica Neue", Arial, sans-serif; color: #1d1d1f;
        margin: 0 auto; padding: 1.5em 2em 4em; max-width: 1400px; background: #fff; }
@@ -75,6 +83,20 @@ figure { margin: 1em 0 2em; }
 figure img { max-width: 100%; height: auto; border: 1px solid #e1e4e8; }
 figcaption { color: #444; font-size: .95em; margin-top: .3em; }
 p.note { color: #555; }
+details.run > summary { cursor: pointer; font-weight: bold; }
+.model-block { border: 1px solid #e1e4e8; padding: .2em 1em .6em; margin: .8em 0; }
+.model-block h3 { margin: .5em 0; }
+td.verdict.above { color: #176a2e; } td.verdict.below, .flag { color: #a3261b; }
+a.cell { color: inherit; text-decoration: underline dotted #0b5cad; }
+table.confusion td.diag { background: #e6f4ea; } table.confusion td.off { background: #fdecea; }
+.matrices { display: flex; flex-wrap: wrap; gap: 0 2em; align-items: flex-start; }
+table.trials td { text-align: left; }
+form.filters label { margin-right: .8em; white-space: nowrap; }
+table.trials tr.wrong td.verdict, table.trials tr.no-answer td.verdict { color: #a3261b; }
+#trial-view { border: 2px solid #0b5cad; padding: .5em 1em; margin-top: 1em; }
+#trial-view pre { white-space: pre-wrap; max-height: 24em; overflow-y: auto; }
+#trial-view .turn.model pre { background: #eef5ee; }
+#trial-view img.score { max-width: 100%; border: 1px solid #e1e4e8; }
 """
 
 
@@ -104,7 +126,7 @@ def report_tables(
         "when k trials were left out of the denominator. The last row is each task's chance."
         + assisted.caption(df) + sampled.caption(df)
     )
-    f1 = transcription_f1(df[df["task"].isin(TRANSCRIPTION_KEYS)])  # tasks it can score
+    f1 = transcription_f1(df)  # every task with a true transcription (others are left out)
     f1.attrs["caption"] = (
         "Micro-averaged over LogicLM trials pooled across models and shots; accuracy is the "
         "decision accuracy of the same trials."
@@ -114,10 +136,18 @@ def report_tables(
             f" {f1.attrs['without_truth']} LogicLM trials on recordings without a transcription "
             "in their manifest are not scored here: they have no true transcription."
         )
+    grid_links = {"index": ("modality", "shot", "strategy"), "columns": ("task", "model")}
+    accuracy.attrs[LINK_AXES] = grid_links
+    ifr = _ifr_grid(summary, accuracy)
+    ifr.attrs[LINK_AXES] = grid_links
+    errors = _error_table(summary)
+    errors.attrs[LINK_AXES] = {"index": ("model", "task", "modality"),
+                               "columns": ("error_class",),
+                               "pooled": ("trials", "excluded", "counted")}
     return {
         "Table 1: accuracy (%)": accuracy,
-        "Instruction-following rate (%)": _ifr_grid(summary, accuracy),
-        "Error classes and exclusions": _error_table(summary),
+        "Instruction-following rate (%)": ifr,
+        "Error classes and exclusions": errors,
         "LogicLM transcription F1": f1,
     }
 
@@ -167,15 +197,23 @@ def render_report(
     header: Mapping[str, object],
     tables: Mapping[str, pd.DataFrame | str],
     figures: Mapping[str, PathLike],
+    *,
+    headline: str = "",
+    views: Sequence[tuple[str, str, str]] = (),
+    scripts: Sequence[str] = (),
 ) -> str:
-    """One self-contained HTML5 page: title, run header, tables, then figures.
+    """One HTML5 page: title, headline, tables, figures, views, then the run's metadata.
 
-    ``header`` is shown as a definition list in its own order; ``run_id`` and ``models`` (when
-    present) also make up the title; ``models`` may be a list of aliases or a mapping of alias
-    to provider model id. ``tables`` maps a section title to a DataFrame (rendered as an HTML
-    table, with its ``attrs["caption"]`` above it if set) or to pre-formatted text such as
-    Markdown or a statistics summary (rendered verbatim in ``<pre>``). ``figures`` maps a
-    figure name to an image file, which is embedded as a ``data:`` URI.
+    ``header`` is shown as a definition list in its own order, collapsed at the end of the
+    page; ``run_id`` and ``models`` (when present) also make up the title; ``models`` may be a
+    list of aliases or a mapping of alias to provider model id. ``headline`` is trusted HTML
+    shown first (:mod:`reports.html_headline`). ``tables`` maps a section title to a DataFrame
+    (rendered as an HTML table, with its ``attrs["caption"]`` above it if set, and per-cell
+    trial links when it has ``attrs["link_axes"]``) or to pre-formatted text such as Markdown
+    or a statistics summary (rendered verbatim in ``<pre>``). ``figures`` maps a figure name to
+    an image file, which is embedded as a ``data:`` URI. ``views`` are further sections
+    (anchor, title, trusted HTML) after the figures; ``scripts`` are paths relative to the
+    page, loaded at its end (the trials viewer).
 
     Raises
     ------
@@ -187,12 +225,15 @@ def render_report(
     run_id = _text(header.get("run_id", ""))
     models = _model_names(header.get("models", ""))
     title = "eartest report" + (f" — {run_id}" if run_id else "")
-    sections = [("run", "Run", _header_list(header))]
+    sections = [("summary", "Summary per model", headline)] if headline else []
     for number, (name, table) in enumerate(tables.items(), start=1):
         sections.append((f"table-{number}", name, _table_block(table)))
     for name, path in figures.items():
         heading = FIGURE_TITLES.get(name, f"Figure: {name}")
         sections.append((f"figure-{_slug(name)}", heading, _figure_block(name, path)))
+    sections += list(views)
+    sections.append(("run", "Run metadata", '<details class="run"><summary>packages, options, '
+                     "renderer hashes…</summary>\n" + _header_list(header) + "\n</details>"))
     nav = " ".join(
         f'<a href="#{anchor}">{html.escape(str(heading))}</a>' for anchor, heading, _ in sections
     )
@@ -207,14 +248,16 @@ def render_report(
                 f'{html.escape(str(header.get("trials_expected")))} trials recorded; '
                 "complete it with the same command and <code>--resume RUN_DIR</code>.</p>\n"
                 + body)
+    policy = VIEWER_POLICY if scripts else CONTENT_SECURITY_POLICY
+    tags = "".join(f'<script src="{html.escape(src)}"></script>\n' for src in scripts)
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         f"<title>{html.escape(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n"
         f"<header>\n<h1>{html.escape(title)}{subtitle}</h1>\n<nav>{nav}</nav>\n</header>\n"
-        f"<main>\n{body}\n</main>\n</body>\n</html>\n"
+        f"<main>\n{body}\n</main>\n{tags}</body>\n</html>\n"
     )
 
 
@@ -281,6 +324,8 @@ def _table_block(table: pd.DataFrame | str) -> str:
     note = f'<p class="note">{html.escape(str(caption))}</p>\n' if caption else ""
     if table.empty:
         return note + '<p class="note">No rows (nothing of this kind in the run).</p>'
+    if LINK_AXES in table.attrs:
+        return f'{note}<div class="scroll">\n{linked_table_html(table, _format_value)}\n</div>'
     rendered = table.to_html(
         escape=True, classes="data", border=0, na_rep="", float_format=_format_float,
         sparsify=True,
@@ -290,6 +335,10 @@ def _table_block(table: pd.DataFrame | str) -> str:
 
 def _format_float(value: float) -> str:
     return "" if math.isnan(value) else f"{value:.3f}"
+
+
+def _format_value(value: object) -> str:
+    return _format_float(value) if isinstance(value, float) else str(value)
 
 
 def _figure_block(name: str, path: PathLike) -> str:

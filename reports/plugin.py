@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from . import hookspecs, resume
+from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -192,6 +193,7 @@ class RecordPlugin:
         self.earlier = resume.recorded_test_ids(writer.run_dir) if config.getoption("resume") \
             else []
         self.collected = 0  # bench trials this session runs
+        self.prompts = PromptWriter(lambda: writer.run_dir)
 
     @pytest.hookimpl(tryfirst=True)  # before the prefetch, which an interrupt may stop
     def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -218,6 +220,10 @@ class RecordPlugin:
             records = []
         for value in records:
             self.writer.write(value)
+        if records:  # what the model was shown, beside the records (reports.prompt_store)
+            for key, views in report.user_properties:
+                if key == PROMPTS_PROPERTY and views:
+                    self.prompts.write(views)
         in_bench = report.nodeid.startswith("bench/")
         unrecorded_call = report.when == "call" and not records and not report.skipped
         lost = unrecorded_call or (report.when == "setup" and report.failed)
@@ -228,6 +234,7 @@ class RecordPlugin:
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.writer.close()
+        self.prompts.close()
         state = self._completeness(session)
         if not state["complete"]:
             if self.collected or self.writer.count:
@@ -370,11 +377,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         resume.deselect_recorded(config, items, Path(config.getoption("resume")))
 
 
+_SENT_TEXTS: set[str] = set()  # prompt texts this process has sent to the controller
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Every session sends its prompt texts anew (an in-process pytester run is a session)."""
+    _SENT_TEXTS.clear()
+
+
 @pytest.fixture
 def record(request: pytest.FixtureRequest):
     """``record(result)``: attach the trial's JSON record to this test's report."""
 
     def _record(result) -> None:
         request.node.user_properties.append((RECORD_PROPERTY, result.record().to_json()))
+        views = getattr(result, "prompts", None)
+        if views:
+            request.node.user_properties.append((PROMPTS_PROPERTY, compact(views, _SENT_TEXTS)))
 
     return _record

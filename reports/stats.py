@@ -347,7 +347,7 @@ def format_comparison(table: pd.DataFrame) -> str:
             *(str(getattr(row, col)) for col in extra),
             _percent(row.accuracy_a), _percent(row.accuracy_b),
             "" if math.isnan(row.delta) else f"{row.delta:+.1f}",
-            str(row.b), str(row.c), _p_text(row.p_value), significance_mark(row.p_value),
+            str(row.b), str(row.c), p_text(row.p_value), significance_mark(row.p_value),
         ])
     numeric = {i for i, name in enumerate(header) if i >= 5 and name}
     widths = [max(len(r[i]) for r in [header, *lines]) for i in range(len(header))]
@@ -373,7 +373,7 @@ def _percent(value: float) -> str:
     return "" if math.isnan(value) else f"{100 * value:.1f}"
 
 
-def _p_text(p_value: float) -> str:
+def p_text(p_value: float) -> str:
     if math.isnan(p_value):
         return ""
     return "<.001" if p_value < 0.001 else f"{p_value:.3f}".removeprefix("0")

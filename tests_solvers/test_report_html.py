@@ -356,6 +356,9 @@ def test_browser_check_does_catch_a_broken_page(browser, tmp_path):
 def test_report_renders_in_chromium(run, browser):
     browser.open(run["report"].as_uri())
     assert browser.problems() == []
+    # the run's metadata closes the page, collapsed: a reader opens it
+    assert browser.evaluate("document.querySelector('details.run').open") is False
+    browser.evaluate("document.querySelector('details.run').open = true")
     state = browser.evaluate(
         "JSON.stringify({tables: document.querySelectorAll('table').length,"
         " images: Array.from(document.images, i => [i.complete, i.naturalWidth]),"
