@@ -4,8 +4,10 @@ majority-vote accuracy and the agreement of the samples.
 A record of a K-sample run holds every sample's outcome in ``samples``; its ``correct`` is the
 majority's, so a cell's headline ``accuracy`` is the majority-vote accuracy and this module
 adds the rest. The mean accuracy's interval resamples items (each with all its samples:
-``solvers.cluster_stats``), because K samples of one item are not K independent trials; the
-naive Wilson interval over every sample is kept beside it for comparison. Samples with no
+``solvers.cluster_stats``), because K samples of one item are not K independent trials, and
+is widened to the naive Wilson interval over every sample wherever the bootstrap's is
+narrower (a design effect below 1, which for samples of one item is resampling noise); the
+naive interval is kept beside it for comparison. Samples with no
 output to judge (the denominator policy's classes) are left out of the mean. Without samples
 nothing is added, so tables of single-sample runs are exactly as before.
 """
@@ -82,6 +84,8 @@ def sample_fields(frame: pd.DataFrame, on: bool, seed: int = 0) -> dict:
     right, asked = int(items["right"].sum()), int(items["asked"].sum())
     mean, low, high = cluster_bootstrap_interval(items["right"], items["asked"], seed=seed)
     naive = wilson_interval(right, asked) if asked else (math.nan, math.nan)
+    if asked:  # never narrower than naive: samples of one item are never less alike than
+        low, high = min(low, naive[0]), max(high, naive[1])  # independent draws (deff >= 1)
     ks = [len(s["answers"]) for s in frame.get("samples", pd.Series([], dtype=object))
           if isinstance(s, dict)]
     agreement = cluster_bootstrap_interval(items["agreement"], [1] * len(items), seed=seed)
