@@ -167,17 +167,13 @@ def test_oracle_shards_merge_into_the_unsharded_tables(tmp_path):
     assert short.returncode == 4 and "shard 2/3" in short.stderr and "is missing" in short.stderr
     assert not (tmp_path / "short").exists()
 
-
-def test_a_resumed_shard_keeps_its_part(tmp_path):
-    common = ["--model", "oracle", *SLICE, "--shard", "2/3"]
-    pytest_run(*common, "--run-dir", str(tmp_path / "s2"))
-    records = tmp_path / "s2" / "trials.jsonl"
+    # a shard killed half-way and resumed keeps its part: --resume deselects after the split
+    records = tmp_path / "s3" / "trials.jsonl"
     lines = records.read_text().splitlines()
-    before = recorded_ids(tmp_path / "s2")
-    records.write_text("\n".join(lines[: len(lines) // 2]) + "\n")  # as if killed half-way,
-    (tmp_path / "s2" / "summary.json").unlink()  # before the summary was written
-    pytest_run(*common, "--resume", str(tmp_path / "s2"))
-    assert sorted(recorded_ids(tmp_path / "s2")) == sorted(before)
+    records.write_text("\n".join(lines[: len(lines) // 2]) + "\n")
+    (tmp_path / "s3" / "summary.json").unlink()  # before the summary was written
+    pytest_run(*common, "--shard", "3/3", "--resume", str(tmp_path / "s3"))
+    assert sorted(recorded_ids(tmp_path / "s3")) == sorted(shards[2])
 
 
 def slurm_env(tmp_path: Path, run: str, base_url: str) -> dict[str, str]:
@@ -192,7 +188,7 @@ def slurm_env(tmp_path: Path, run: str, base_url: str) -> dict[str, str]:
     }
 
 
-def run_array(env: dict[str, str], render: bool = True) -> None:
+def run_array(env: dict[str, str], render: bool = True, shards=(1, 2, 3)) -> None:
     """The array's commands as SLURM would run them: render, K = 1..3, merge."""
     def job(script: str, **extra: str) -> None:
         done = subprocess.run(["bash", str(SLURM / script)], cwd=REPO, capture_output=True,
@@ -201,9 +197,10 @@ def run_array(env: dict[str, str], render: bool = True) -> None:
 
     if render:
         job("prerender.sbatch")
-    for k in (1, 2, 3):
+    for k in shards:
         job("shards.sbatch", SLURM_ARRAY_TASK_ID=str(k), SLURM_JOB_ID="4242")
-    job("merge.sbatch")
+    if len(shards) == 3:
+        job("merge.sbatch")
 
 
 def test_slurm_array_run_locally_equals_an_unsharded_run_and_repeats_for_free(tmp_path):
@@ -222,6 +219,8 @@ def test_slurm_array_run_locally_equals_an_unsharded_run_and_repeats_for_free(tm
         assert sorted(recorded_ids(merged)) == sorted(recorded_ids(tmp_path / "whole"))
         with ResponseCache(tmp_path / "shared" / "cache" / "responses.sqlite") as shared:
             assert shared.count() == asked
-        run_array(env | {"EARTEST_RUN": "second"}, render=False)  # all from the shared cache
+        # a shard of a second run starts from the merged shared cache: it asks nothing
+        run_array(env | {"EARTEST_RUN": "second"}, render=False, shards=(2,))
         assert server.count == 2 * asked
+        assert recorded_ids(tmp_path / "shared" / "runs" / "second" / "shard-2-of-3")
     assert not (tmp_path / "node").exists() or not any((tmp_path / "node").iterdir())
