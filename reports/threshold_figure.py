@@ -10,6 +10,7 @@ is no threshold.
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -54,6 +55,12 @@ def _panel(ax, part: pd.DataFrame, experiment: str, models: list[str]) -> None:
     spec = GRADED[experiment]
     conditions = list(dict.fromkeys(part["condition"]))
     low, high = float(part["smallest_level"].min()), float(part["largest_level"].max())
+    if not (math.isfinite(low) and math.isfinite(high)):  # no fit had two levels to span
+        ax.text(0.5, 0.5, "fewer than two tested levels", ha="center", va="center",
+                transform=ax.transAxes, fontsize=8)
+        ax.set_axis_off()
+        ax.set_title(f"{experiment.upper()}: {MEASURE[experiment]}", fontsize=9)
+        return
     offsets = _offsets(len(models))
     for index, model in enumerate(models):
         color = MODEL_COLORS[index % len(MODEL_COLORS)]

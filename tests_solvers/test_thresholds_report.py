@@ -91,3 +91,13 @@ def test_a_run_without_graded_experiments_has_no_section(tmp_path):
     no_params = _d2_records().drop(columns="params")  # records without item parameters
     assert threshold_section(no_params, tmp_path) == ({}, {}, {}, [])
     assert not list(tmp_path.iterdir())
+
+
+def test_a_sample_with_one_level_per_condition_still_draws_the_profile(tmp_path):
+    """``--pitch-sample 1``: one item per experiment gives no fit with two levels to span; the
+    panel says so instead of the figure failing on empty axis limits."""
+    item = pitch_items("d2", 1)[0]
+    records = pd.DataFrame([_record("oracle", "d2", item, "plain", True, 0.5)])
+    files, _, figures, rows = threshold_section(records, tmp_path, n_boot=5)
+    assert files["hearing_profile.png"].stat().st_size > 0 and FIGURE_NAME in figures
+    assert {row["status"] for row in rows} == {"fewer than two tested levels"}
