@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 JOBS ?= auto
 MODEL ?= listener
 
-.PHONY: setup system test lint bench labels clean
+.PHONY: setup system test lint bench labels e2e clean
 
 setup: system $(STAMP)
 
@@ -49,6 +49,12 @@ labels: setup
 	EARTEST_LABEL_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_pitch_labels.py -n $(JOBS) -q -p no:randomly
 	EARTEST_NUISANCE_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_nuisance_shortcuts.py -n $(JOBS) -q -p no:randomly -k no_nuisance
 	EARTEST_MUSE_LABELS=all $(BIN)/python -m pytest tests_solvers/test_muse_labels.py tests_solvers/test_muse_nuisance.py -n $(JOBS) -q -p no:randomly
+
+# the end-to-end runs that make test samples, at full size: every core trial against the fake
+# Gemini server, the HF export and manifest round trips on every strategy, oracle serial
+# against xdist on every trial
+e2e: setup
+	EARTEST_E2E=all $(BIN)/python -m pytest tests_solvers/test_models_plugin.py tests_solvers/test_export_hf.py tests_solvers/test_manifest_bench.py tests_solvers/test_bench_plugin.py -n $(JOBS) -q -p no:randomly
 
 clean:
 	rm -rf $(VENV) .cache reports/out .pytest_cache .hypothesis

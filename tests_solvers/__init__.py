@@ -1,4 +1,5 @@
 
+import os
 import sys
 
 # The core tasks' bench, for tests that run it in a subprocess (the pitch experiments have
@@ -9,6 +10,12 @@ CORE_BENCH = ("bench", "--ignore=bench/test_pitch")
 # (about 1 s) at the end of every session; no subprocess here runs a hypothesis test, and the
 # suite starts some hundred of them.
 PYTEST = (sys.executable, "-m", "pytest", "-p", "no:hypothesispytest")
+
+
+# The end-to-end runs of whole trial sets (1,008 Gemini trials, the HF export round trip...)
+# take their full size under ``EARTEST_E2E=all`` (``make e2e``); ``make test`` runs a sample
+# of the same checks, to stay within its time budget.
+FULL_E2E = os.environ.get("EARTEST_E2E", "").strip().lower() == "all"
 
 
 def trial_row(line: str) -> dict:

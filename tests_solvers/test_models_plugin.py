@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.backends import UnknownModelError, resolve_model
-from tests_solvers import CORE_BENCH, PYTEST, trial_row
+from tests_solvers import CORE_BENCH, FULL_E2E, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -175,15 +175,18 @@ def test_gemini_pro_runs_every_core_trial_against_a_fake_and_reruns_for_free(tmp
     cache = tmp_path / "responses.sqlite"
     with FakeGeminiServer(api_key=SECRET, keep_bodies=False) as server:
         env = {"GEMINI_API_KEY": SECRET, "GEMINI_BASE_URL": server.base_url}
-        common = ["--model", "gemini-pro", "--cache-path", str(cache), "-n", "2"]
+        # every core trial under make e2e; make test: the zero-shot standalone ones of all
+        # tasks and modalities (168)
+        sample, expected = ([], 1008) if FULL_E2E else (["-m", "zero and standalone"], 168)
+        common = ["--model", "gemini-pro", "--cache-path", str(cache), "-n", "2", *sample]
         first = run(*common, "--run-dir", str(tmp_path / "a"), env=env, timeout_s=1200)
         assert first.returncode in (0, 1), first.stdout[-3000:] + first.stderr[-3000:]
-        assert "eartest prefetch: 1008 trials" in first.stdout
+        assert f"eartest prefetch: {expected} trials" in first.stdout
         sent = server.generate_count
         second = run(*common, "--run-dir", str(tmp_path / "b"), env=env, timeout_s=1200)
         assert server.generate_count == sent, "the second run must send no request"
     a, b = records(tmp_path / "a"), records(tmp_path / "b")
-    assert len(a) == len(b) == 1008
+    assert len(a) == len(b) == expected
     assert {r["model_id"] for r in a.values()} == {"gemini-2.5-pro"}
     assert all(r["error_class"] != "backend_error" for r in a.values())
     assert second.returncode == first.returncode

@@ -161,36 +161,6 @@ def test_gate_fails_on_a_twenty_point_drop_in_one_cell(tmp_path: Path) -> None:
     assert "chord/midi/few/logiclm: 35/44 now vs 44/44" in gated.stdout
 
 
-def test_build_from_shards_equals_the_unsharded_run(tmp_path: Path) -> None:
-    # zero-shot LogicLM: both tables (accuracy and transcription F1) and every task, a third
-    # of the trials of all strategies; in one process each (xdist has its own report tests)
-    common = ["--model", "oracle,chance", "--shot", "zero", "--strategy", "logiclm",
-              "--tb=no"]
-    bench(*common, "--run-dir", str(tmp_path / "whole"))
-    bench(*common, "-m", "audio", "--run-dir", str(tmp_path / "shard_audio"))
-    bench(*common, "-m", "midi", "--run-dir", str(tmp_path / "shard_midi"))
-    merged = tmp_path / "merged"
-    result = subprocess.run(
-        [sys.executable, "-m", "reports", "build", str(tmp_path / "shard_audio"),
-         str(tmp_path / "shard_midi"), "--out", str(merged)],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
-    )
-    assert result.returncode == 0, result.stderr
-    for name in ("table1.md", "table1.csv", "transcription_f1.csv"):
-        assert (merged / name).read_text() == (tmp_path / "whole" / name).read_text(), name
-    whole = json.loads((tmp_path / "whole" / "summary.json").read_text())
-    built = json.loads((merged / "summary.json").read_text())
-    assert built["cells"] == whole["cells"]
-    compared = subprocess.run(
-        [sys.executable, "-m", "reports", "compare", str(tmp_path / "whole"), str(merged)],
-        cwd=REPO, capture_output=True, text=True, timeout=300,
-    )
-    assert compared.returncode == 0, compared.stderr
-    rows = [line for line in compared.stdout.splitlines() if line.startswith("oracle ")]
-    assert len(rows) == 3 * (2 + 1)  # every cell (one per modality) and a total per task
-    assert all(" +0.0 " in row and "*" not in row for row in rows)
-
-
 def test_build_reports_bad_input_in_one_line(tmp_path: Path) -> None:
     (tmp_path / "broken").mkdir()
     (tmp_path / "broken" / "trials.jsonl").write_text("{not json\n")

@@ -140,7 +140,10 @@ def recorded_ids(run_dir: Path) -> list[str]:
 
 
 def test_oracle_shards_merge_into_the_unsharded_tables(tmp_path):
-    common = ["--model", "oracle", *SLICE]
+    # two models and LogicLM: both tables (accuracy and transcription F1), the summary cells
+    # and reports compare agree with the unsharded run
+    common = ["--model", "oracle,chance", "-k", "chord", "--shot", "zero", "--strategy",
+              "logiclm", "--tb=no"]
     pytest_run(*common, "--run-dir", str(tmp_path / "whole"))
     for k in (1, 2, 3):
         extra = ["-n", "2"] if k == 2 else []  # under xdist the workers agree on the split
@@ -161,6 +164,15 @@ def test_oracle_shards_merge_into_the_unsharded_tables(tmp_path):
     assert built.returncode == 0, built.stderr
     for name in TABLES:
         assert (tmp_path / "merged" / name).read_text() == (tmp_path / "whole" / name).read_text()
+    cells = [json.loads((tmp_path / d / "summary.json").read_text())["cells"]
+             for d in ("whole", "merged")]
+    assert cells[0] == cells[1]
+    compared = subprocess.run([PYTEST[0], "-m", "reports", "compare", str(tmp_path / "whole"),
+                               str(tmp_path / "merged")], cwd=REPO, capture_output=True,
+                              text=True, timeout=300)
+    rows = [line for line in compared.stdout.splitlines() if line.startswith("oracle ")]
+    assert compared.returncode == 0 and len(rows) == 2 + 1  # a cell per modality, a total
+    assert all(" +0.0 " in row and "*" not in row for row in rows)
     short = subprocess.run([*merge, str(tmp_path / "s1"), str(tmp_path / "s3"), "--out",
                             str(tmp_path / "short")], cwd=REPO, capture_output=True, text=True,
                            timeout=300)
