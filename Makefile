@@ -52,9 +52,9 @@ labels: setup
 
 # the end-to-end runs that make test samples, at full size: every core trial against the fake
 # Gemini server, the HF export and manifest round trips on every strategy, oracle serial
-# against xdist on every trial
+# against xdist on every trial, the listener's controls acceptance run on every task
 e2e: setup
-	EARTEST_E2E=all $(BIN)/python -m pytest tests_solvers/test_models_plugin.py tests_solvers/test_export_hf.py tests_solvers/test_manifest_bench.py tests_solvers/test_bench_plugin.py -n $(JOBS) -q -p no:randomly
+	EARTEST_E2E=all $(BIN)/python -m pytest tests_solvers/test_models_plugin.py tests_solvers/test_export_hf.py tests_solvers/test_manifest_bench.py tests_solvers/test_bench_plugin.py tests_solvers/test_controls_report.py -n $(JOBS) -q -p no:randomly
 
 clean:
 	rm -rf $(VENV) .cache reports/out .pytest_cache .hypothesis

@@ -143,7 +143,7 @@ def test_oracle_shards_merge_into_the_unsharded_tables(tmp_path):
     # two models and LogicLM: both tables (accuracy and transcription F1), the summary cells
     # and reports compare agree with the unsharded run
     common = ["--model", "oracle,chance", "-k", "chord", "--shot", "zero", "--strategy",
-              "logiclm", "--tb=no"]
+              "logiclm", "--tb=no"]  # 176 trials
     pytest_run(*common, "--run-dir", str(tmp_path / "whole"))
     for k in (1, 2, 3):
         extra = ["-n", "2"] if k == 2 else []  # under xdist the workers agree on the split
