@@ -151,7 +151,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         return
     strict = config.getoption("baseline_strict")
     for item in items:
-        trial = _trial_of(item)
+        trial = trial_of(item)
         if trial is None:
             continue
         known = baseline.outcomes.get(trial.model, {}).get(trial.trial_id)
@@ -160,7 +160,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.xfail(reason=reason, strict=strict))
 
 
-def _trial_of(item: pytest.Item):
+def trial_of(item: pytest.Item):
+    """The trial a collected bench test runs, or None for any other test."""
     callspec = getattr(item, "callspec", None)
     return callspec.params.get("trial") if callspec else None
 
@@ -174,7 +175,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     gate = config.getoption("gate")
     if baseline is None or gate is None or hasattr(config, "workerinput"):
         return
-    trials = [_trial_of(item) for item in session.items]
+    trials = [trial_of(item) for item in session.items]
     pairs = [(t.model, t.trial_id) for t in trials  # (an empty parametrization's NOTSET has
              if hasattr(t, "trial_id")               # no trial; controls are never baselined)
              and getattr(t, "control", "real") == "real"]

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from .baseline import trial_of
+
 OPTIONS_FILE = "run_options.json"
 RECORDS_FILE = "trials.jsonl"
 # Options that choose the trials or change what they ask: a resume must repeat them.
@@ -97,7 +99,7 @@ def deselect_recorded(config: pytest.Config, items: list[pytest.Item], run_dir: 
     done = set(recorded_test_ids(run_dir))
     keep, drop = [], []
     for item in items:
-        trial = getattr(item, "callspec", None) and item.callspec.params.get("trial")
+        trial = trial_of(item)
         (drop if getattr(trial, "test_id", None) in done else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
