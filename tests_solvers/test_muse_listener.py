@@ -51,7 +51,7 @@ def test_the_listener_declines_chords_it_cannot_count(tmp_path) -> None:
     silence = tmp_path / "quiet.wav"
     soundfile.write(silence, np.zeros(16000 * 3), 16000)
     try:
-        heard_chords(silence, "no-sha", 8)
+        heard_chords(silence, 8)
     except ChordsUnclear as exc:
         assert "chord onsets where the question has 8 chords" in str(exc)
     else:

@@ -200,19 +200,19 @@ def slurm_env(tmp_path: Path, run: str, base_url: str) -> dict[str, str]:
     }
 
 
-def run_array(env: dict[str, str], render: bool = True, shards=(1, 2, 3)) -> None:
-    """The array's commands as SLURM would run them: render, K = 1..3, merge."""
-    def job(script: str, **extra: str) -> None:
-        done = subprocess.run(["bash", str(SLURM / script)], cwd=REPO, capture_output=True,
-                              text=True, timeout=600, env=env | extra)
-        assert done.returncode == 0, f"{script}: {done.stdout[-1500:]}{done.stderr[-1500:]}"
+def slurm_job(env: dict[str, str], script: str, **extra: str) -> None:
+    """One of the recipe's scripts run as SLURM would run it, with ``extra`` in its env."""
+    done = subprocess.run(["bash", str(SLURM / script)], cwd=REPO, capture_output=True,
+                          text=True, timeout=600, env=env | extra)
+    assert done.returncode == 0, f"{script}: {done.stdout[-1500:]}{done.stderr[-1500:]}"
 
-    if render:
-        job("prerender.sbatch")
-    for k in shards:
-        job("shards.sbatch", SLURM_ARRAY_TASK_ID=str(k), SLURM_JOB_ID="4242")
-    if len(shards) == 3:
-        job("merge.sbatch")
+
+def run_array(env: dict[str, str]) -> None:
+    """The whole recipe as SLURM would run it: render, the array's K = 1..3, merge."""
+    slurm_job(env, "prerender.sbatch")
+    for k in (1, 2, 3):
+        slurm_job(env, "shards.sbatch", SLURM_ARRAY_TASK_ID=str(k), SLURM_JOB_ID="4242")
+    slurm_job(env, "merge.sbatch")
 
 
 def test_slurm_array_run_locally_equals_an_unsharded_run_and_repeats_for_free(tmp_path):
@@ -232,7 +232,8 @@ def test_slurm_array_run_locally_equals_an_unsharded_run_and_repeats_for_free(tm
         with ResponseCache(tmp_path / "shared" / "cache" / "responses.sqlite") as shared:
             assert shared.count() == asked
         # a shard of a second run starts from the merged shared cache: it asks nothing
-        run_array(env | {"EARTEST_RUN": "second"}, render=False, shards=(2,))
+        slurm_job(env | {"EARTEST_RUN": "second"}, "shards.sbatch", SLURM_ARRAY_TASK_ID="2",
+                  SLURM_JOB_ID="4243")
         assert server.count == 2 * asked
         assert recorded_ids(tmp_path / "shared" / "runs" / "second" / "shard-2-of-3")
     assert not (tmp_path / "node").exists() or not any((tmp_path / "node").iterdir())
