@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 
 from . import tables
+from .cells import percent_text
 
 SUMMARY_VERSION = 1
 
@@ -71,17 +72,13 @@ def compact_table(pooled) -> list[str]:
              + (f" {'mean':>9} {'agree':>6}" if sampled else "")]
     for (model, task, modality), row in pooled.iterrows():
         lines.append(
-            f"{model:<16} {task:<14} {modality:<8} {_percent(row['accuracy']):>9} "
+            f"{model:<16} {task:<14} {modality:<8} {_percent_sign(row['accuracy']):>9} "
             f"{int(row['n']):>5} {int(row['n_excluded']):>5}"
-            + (f" {_percent(row['assisted_accuracy']):>9}" if assisted else "")
-            + (f" {_percent(row['mean_accuracy']):>9} {row['agreement']:>6.2f}" if sampled
+            + (f" {_percent_sign(row['assisted_accuracy']):>9}" if assisted else "")
+            + (f" {_percent_sign(row['mean_accuracy']):>9} {row['agreement']:>6.2f}" if sampled
                else "")
         )
     return lines
-
-
-def _percent(value: float) -> str:
-    return "n/a" if value != value else f"{100 * value:.1f}%"
 
 
 def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
@@ -253,3 +250,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
                                           headline=views.headline, views=views.sections,
                                           scripts=views.scripts))
     return written
+
+
+def _percent_sign(share: float) -> str:
+    text = percent_text(share, "n/a")
+    return text if text == "n/a" else f"{text}%"

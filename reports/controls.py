@@ -25,7 +25,7 @@ import pandas as pd
 
 from solvers.metrics import exact_binomial_sf
 
-from .cells import excluded
+from .cells import excluded, percent_text
 from .tables import CELL_KEYS, CHANCE, markdown_table, order_rank
 
 ALPHA = 0.05
@@ -140,10 +140,6 @@ def _tally(cell: pd.DataFrame) -> dict:
     }
 
 
-def _percent(value: float) -> str:
-    return "" if value != value else f"{100 * value:.1f}"
-
-
 def _p(value: float) -> str:
     return "" if value != value else ("<.001" if value < 0.001 else f"{value:.3f}")
 
@@ -158,12 +154,12 @@ def controls_table(summary: pd.DataFrame) -> pd.DataFrame:
         rows.append({
             **{k: getattr(r, k) for k in keys},
             "n": int(r.n_pairs),
-            "real %": _percent(r.real_accuracy),
-            "control %": _percent(r.control_accuracy),
+            "real %": percent_text(r.real_accuracy),
+            "control %": percent_text(r.control_accuracy),
             "drop (points)": "" if r.drop_points != r.drop_points else f"{r.drop_points:+.1f}",
             "b / c": f"{r.b} / {r.c}",
             "p (drop)": _p(r.p_drop),
-            "chance %": _percent(r.chance),
+            "chance %": percent_text(r.chance),
             "p (control > chance)": _p(r.p_control_above_chance),
             "verdict": r.verdict,
         })
@@ -205,15 +201,17 @@ def terminal_lines(summary: pd.DataFrame) -> list[str]:
         p = exact_binomial_sf(b, b + c) if n else math.nan
         dropped = int(group["drop_significant"].sum())
         lines.append(
-            f"  {model} {control}: real {_percent(real)}% vs control {_percent(controlled)}% on "
-            f"{n} pairs (p {_p(p)}); {dropped}/{len(group)} cells drop significantly"
+            f"  {model} {control}: real {percent_text(real)}% vs control "
+            f"{percent_text(controlled)}% on {n} pairs (p {_p(p)}); "
+            f"{dropped}/{len(group)} cells drop significantly"
         )
     flagged = summary[summary["verdict"] == PRIORS]
     for r in flagged.head(MAX_FLAGGED_LINES).itertuples(index=False):
         cell = "/".join(str(v) for v in (r.task, r.modality, r.shot, r.strategy, r.notation) if v)
         lines.append(
             f"  no significant drop ({PRIORS}): {r.model} {cell} {r.control}: "
-            f"{_percent(r.real_accuracy)}% -> {_percent(r.control_accuracy)}% (n={r.n_pairs})"
+            f"{percent_text(r.real_accuracy)}% -> {percent_text(r.control_accuracy)}% "
+            f"(n={r.n_pairs})"
         )
     if len(flagged) > MAX_FLAGGED_LINES:
         lines.append(f"  ... and {len(flagged) - MAX_FLAGGED_LINES} more cells in controls.md")

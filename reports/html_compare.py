@@ -13,14 +13,10 @@ import html
 
 import pandas as pd
 
-from .cells import counted
+from .cells import counted, percent_text
 from .html_trials import trials_link
 from .stats import ALL, p_text, paired_comparison, significance_mark
 from .tables import order_rank
-
-
-def _percent(value: float) -> str:
-    return "" if value != value else f"{100 * value:.1f}"
 
 
 def comparison_tables(real: pd.DataFrame) -> dict[str, pd.DataFrame]:
@@ -59,8 +55,8 @@ def _table_html(table: pd.DataFrame) -> str:
         rows.append(
             f"<tr{pooled}>" + "".join(f"<th>{html.escape(str(getattr(r, k)))}</th>"
                                      for k in ("task", "modality", "shot", "strategy"))
-            + f"<td>{r.n_pairs}</td><td>{_percent(r.accuracy_a)}</td>"
-            f"<td>{_percent(r.accuracy_b)}</td><td>{link}</td><td>{r.b}</td><td>{r.c}</td>"
+            + f"<td>{r.n_pairs}</td><td>{percent_text(r.accuracy_a)}</td>"
+            f"<td>{percent_text(r.accuracy_b)}</td><td>{link}</td><td>{r.b}</td><td>{r.c}</td>"
             f'<td class="p-value">{p_text(r.p_value)}</td>'
             f"<td>{significance_mark(r.p_value)}</td></tr>"
         )

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .cells import cell_numbers
+from .cells import cell_numbers, percent_text
 from .controls import LISTENS, PRIORS
 from .html_trials import trials_link
 from .tables import CHANCE, base_task, order_rank, with_rendition_in_task
@@ -53,7 +53,7 @@ def _numbers(group: pd.DataFrame) -> dict:
 
 
 def _percent(value: float) -> str:
-    return "n/a" if value != value else f"{100 * value:.1f}"
+    return percent_text(value, "n/a")
 
 
 def _link(text: str, filters: dict) -> str:

@@ -21,7 +21,7 @@ import math
 
 import pandas as pd
 
-from .cells import counted
+from .cells import counted, percent_text
 
 KINDS = {"incorrect_but_related": "IR", "correct_but_unrelated": "CU",
          "incorrect_and_unrelated": "IU"}
@@ -87,10 +87,6 @@ def _asked_without(ablated: pd.DataFrame) -> dict[tuple, tuple[float, int]]:
     return result
 
 
-def _percent(value: float) -> str:
-    return "" if value != value else f"{100 * value:.1f}"
-
-
 def distractor_table(summary: pd.DataFrame) -> pd.DataFrame:
     """Readable form: wrong answers per kind (count and share), accuracy without each kind."""
     if summary.empty:
@@ -98,23 +94,24 @@ def distractor_table(summary: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for r in summary.to_dict("records"):
         row = {key: r[key] for key in KEYS}
-        row["accuracy %"] = _percent(r["accuracy"])
+        row["accuracy %"] = percent_text(r["accuracy"])
         row["n"] = int(r["n"])
         row["wrong"] = int(r["wrong"])
         for short in KINDS.values():
             count = int(r[f"to_{short}"])
-            row[f"wrong to {short}"] = (f"{count} ({_percent(count / r['wrong'])} %)"
+            row[f"wrong to {short}"] = (f"{count} ({percent_text(count / r['wrong'])} %)"
                                         if r["wrong"] else "0")
         row["wrong, no single option"] = int(r["no_single_option"])
         for short in KINDS.values():
             row[f"accuracy % without {short} [bounds]"] = (
-                f"{_percent(r[f'without_{short}'])} [{_percent(r[f'without_{short}_low'])}, "
-                f"{_percent(r[f'without_{short}_high'])}]")
+                f"{percent_text(r[f'without_{short}'])} "
+                f"[{percent_text(r[f'without_{short}_low'])}, "
+                f"{percent_text(r[f'without_{short}_high'])}]")
         for short in KINDS.values():
             if summary[f"asked_without_{short}_n"].any():
                 n = int(r[f"asked_without_{short}_n"])
                 row[f"re-asked without {short}: accuracy % (n)"] = (
-                    f"{_percent(r[f'asked_without_{short}'])} ({n})" if n else "")
+                    f"{percent_text(r[f'asked_without_{short}'])} ({n})" if n else "")
         rows.append(row)
     return pd.DataFrame(rows).set_index(list(KEYS))
 

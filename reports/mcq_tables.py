@@ -27,7 +27,7 @@ import pandas as pd
 from solvers.metrics import DENOMINATOR_EXCLUDED
 
 from .assisted import ASSISTED_COLUMNS, has_extractor
-from .cells import cell_numbers
+from .cells import cell_numbers, percent_text
 from .mcq_analyses import CAPTION, distractor_summary, distractor_table
 from .sampled import SAMPLED_COLUMNS, has_samples, items_of, sample_fields
 from .tables import markdown_table
@@ -149,10 +149,6 @@ def mcq_summary(df: pd.DataFrame) -> pd.DataFrame:
     return summary.drop(columns="_kind").reset_index(drop=True)
 
 
-def _percent(value: float) -> str:
-    return "" if value != value else f"{100 * value:.1f}"
-
-
 def _questions(r) -> str:
     """"n of N": questions this condition ran, of the dataset's (overall rows only)."""
     run, total = getattr(r, "questions_run", None), getattr(r, "questions_total", None)
@@ -171,24 +167,24 @@ def mcq_table(summary: pd.DataFrame) -> pd.DataFrame:
             "dataset": r.dataset, "condition": r.condition, "shot": r.shot,
             "group": r.group if r.group_kind == "all" else f"{r.group_kind}: {r.group}",
             "model": r.model,
-            "accuracy % [95% CI]": (f"{_percent(r.accuracy)} [{_percent(r.ci_low)}, "
-                                    f"{_percent(r.ci_high)}]" if r.n else ""),
-            **({"assisted accuracy %": _percent(r.assisted_accuracy)}
+            "accuracy % [95% CI]": (f"{percent_text(r.accuracy)} [{percent_text(r.ci_low)}, "
+                                    f"{percent_text(r.ci_high)}]" if r.n else ""),
+            **({"assisted accuracy %": percent_text(r.assisted_accuracy)}
                if hasattr(r, "assisted_accuracy") else {}),
-            **({"mean accuracy % (samples)": _percent(r.mean_accuracy),
+            **({"mean accuracy % (samples)": percent_text(r.mean_accuracy),
                 "agreement": "" if r.agreement != r.agreement else f"{r.agreement:.2f}"}
                if hasattr(r, "mean_accuracy") else {}),
             "mean accuracy 95% CI by question": (
-                f"[{_percent(r.cluster_ci_low)}, {_percent(r.cluster_ci_high)}]"
+                f"[{percent_text(r.cluster_ci_low)}, {percent_text(r.cluster_ci_high)}]"
                 if r.group_kind == "all" and r.n else ""),
-            "right in every order %": _percent(r.all_orders),
-            "right in most orders %": _percent(r.majority_orders),
-            "IFR %": _percent(r.ifr),
-            "not on a Final Answer line %": _percent(r.off_final),
+            "right in every order %": percent_text(r.all_orders),
+            "right in most orders %": percent_text(r.majority_orders),
+            "IFR %": percent_text(r.ifr),
+            "not on a Final Answer line %": percent_text(r.off_final),
             "n": int(r.n),
             "questions": _questions(r),
             "excluded": int(r.n_excluded),
-            "chance %": _percent(r.chance),
+            "chance %": percent_text(r.chance),
         })
     return pd.DataFrame(rows).set_index(["dataset", "condition", "shot", "group", "model"])
 

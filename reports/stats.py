@@ -24,7 +24,7 @@ import pandas as pd
 
 from solvers.metrics import DENOMINATOR_EXCLUDED, mcnemar_exact
 
-from .cells import counted
+from .cells import counted, percent_text
 from .sampled import every_sample
 from .tables import CANONICAL_ORDER, TASK_ORDER
 
@@ -345,7 +345,7 @@ def format_comparison(table: pd.DataFrame) -> str:
         lines.append([
             models, row.task, row.modality, row.shot, row.strategy, str(row.n_pairs),
             *(str(getattr(row, col)) for col in extra),
-            _percent(row.accuracy_a), _percent(row.accuracy_b),
+            percent_text(row.accuracy_a), percent_text(row.accuracy_b),
             "" if math.isnan(row.delta) else f"{row.delta:+.1f}",
             str(row.b), str(row.c), p_text(row.p_value), significance_mark(row.p_value),
         ])
@@ -367,10 +367,6 @@ def format_comparison(table: pd.DataFrame) -> str:
         " * p<.05  ** p<.01  *** p<.001",
     ]
     return "\n".join(text) + "\n"
-
-
-def _percent(value: float) -> str:
-    return "" if math.isnan(value) else f"{100 * value:.1f}"
 
 
 def p_text(p_value: float) -> str:
