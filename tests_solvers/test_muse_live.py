@@ -183,6 +183,8 @@ def test_the_option_runs_muse_live_and_refuses_score(tmp_path: Path) -> None:
     assert len(records) == 2 * 24 * 2 * 2 * 2 and all(r["correct"] for r in records)
     assert all(r["trial_id"].endswith("/live") and r["test_id"].endswith("-live")
                and r["rendition"] == "live" for r in records)
+    header = json.loads((run_dir / "summary.json").read_text())["header"]
+    assert header["options"]["muse_rendition"]["name"] == "live"
     refused = subprocess.run(
         [*PYTEST, "bench/test_muse.py", "--muse", "meter", "--rendition", "live",
          "--model", "oracle", "--modality", "score", "-q", "-n", "0", "-p", "no:cacheprovider",
