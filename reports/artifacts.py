@@ -245,7 +245,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
             "effects coding, joint Wald tests per term."
         )
         report_tables["Statistics: logistic mixed model per task"] = glmm
-    views = report_views(every_record, real, control_summary, thresholds, out_dir)
+    views = report_views(every_record, real, control_summary, thresholds, out_dir,
+                         records_for(real, "confusion", by_family))
     written.update(views.files)
     put("report.html", html.render_report(header, report_tables,
                                           {**figure_paths, **threshold_figures},

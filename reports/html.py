@@ -155,16 +155,18 @@ def report_tables(
 def _ifr_grid(summary: pd.DataFrame, layout: pd.DataFrame) -> pd.DataFrame:
     """IFR laid out on Table 1's rows and columns (without its chance row)."""
     rows = [key for key in layout.index if key[0] != "Chance"]
-    grid = pd.DataFrame("", index=pd.MultiIndex.from_tuples(rows, names=layout.index.names),
-                        columns=layout.columns)
-    for task, model in layout.columns:
-        for row in rows:
-            key = (model, task, *row)
-            if key in summary.index:
-                cell = summary.loc[key]
-                grid.loc[row, (task, model)] = (
-                    "n/a" if pd.isna(cell["ifr"]) else f"{100 * cell['ifr']:.1f}"
-                )
+    summary = summary.sort_index()  # a lexsorted index: fast lookups, no PerformanceWarning
+
+    def ifr(key: tuple) -> str:
+        if key not in summary.index:
+            return ""
+        value = summary.loc[key, "ifr"]
+        return "n/a" if pd.isna(value) else f"{100 * value:.1f}"
+
+    columns = [[ifr((model, task, *row)) for row in rows] for task, model in layout.columns]
+    grid = pd.DataFrame(list(zip(*columns, strict=True)) if rows else [],
+                        index=pd.MultiIndex.from_tuples(rows, names=layout.index.names),
+                        columns=layout.columns, dtype=object)
     grid.attrs["caption"] = (
         "IFR: share of the counted trials whose output gave a valid answer at all."
     )

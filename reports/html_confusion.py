@@ -2,12 +2,12 @@
 
 A rate says how often a model is wrong; the matrix says how: a model that calls every
 diminished chord "minor" hears something, one that spreads its errors evenly does not. Per
-model and task of the core and MUSE families whose answers are a few options (chord quality,
-syncopation level, transposition yes/no...): rows are the true answers, columns the answers
-read, with "no answer" for a reply read as none; each count links to its trials. For the
-multiple-choice datasets the options are shuffled per question, so the matrix is by what the
-chosen option was (:func:`reports.mcq_analyses.chosen_kind`): the correct answer or a distractor
-of a given kind.
+model and task of the families that ask for the ``confusion`` report section, whose answers
+are a few options (chord quality, syncopation level, transposition yes/no...): rows are the
+true answers, columns the answers read, with "no answer" for a reply read as none; each count
+links to its trials. For the multiple-choice datasets the options are shuffled per question,
+so the matrix is by what the chosen option was (:func:`reports.mcq_analyses.chosen_kind`): the
+correct answer or a distractor of a given kind.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from .html_trials import trials_link
 from .mcq_analyses import chosen_kind
 from .tables import CHORD_QUALITY_BY_LETTER, base_task, order_rank
 
-CHOICE_FAMILIES = ("core", "muse")
 MAX_OPTIONS = 12  # more distinct answers than this is not a choice task (pitch, free text)
 NO_ANSWER = "no answer"
 
@@ -67,10 +66,9 @@ def _matrix_html(model: str, task: str, group: pd.DataFrame, filters: dict) -> s
             f"{head}</tr></thead><tbody>{''.join(rows)}</tbody></table></div>")
 
 
-def _choice_tasks(real: pd.DataFrame) -> list[str]:
-    if "family" not in real.columns:
+def _choice_tasks(choice: pd.DataFrame) -> list[str]:
+    if choice.empty:
         return []
-    choice = real[real["family"].isin(CHOICE_FAMILIES)]
     tasks = []
     for task, group in choice.groupby("task", sort=False):
         options = set(map(str, group["truth"].dropna())) | set(
@@ -100,10 +98,11 @@ def _mcq_html(real: pd.DataFrame) -> str:
             f"{head}</tr></thead><tbody>{body}</tbody></table>")
 
 
-def confusion_html(real: pd.DataFrame) -> str:
-    """All confusion matrices of the real (non-control) records; empty when none applies."""
+def confusion_html(real: pd.DataFrame, choices: pd.DataFrame) -> str:
+    """All confusion matrices of the real (non-control) records, per task for ``choices``
+    (the records whose family asked for them); empty when none applies."""
     blocks = []
-    kept = counted(real)
+    kept = counted(choices)
     for task in _choice_tasks(kept):
         for model in dict.fromkeys(kept["model"]):
             group = kept[(kept["task"] == task) & (kept["model"] == model)]

@@ -26,12 +26,13 @@ class ReportViews:
 
 
 def report_views(records: pd.DataFrame, real: pd.DataFrame, control_summary: pd.DataFrame,
-                 thresholds: list[dict], out_dir: Path) -> ReportViews:
-    """Views of ``records`` (every trial) and ``real`` (without control trials)."""
+                 thresholds: list[dict], out_dir: Path, choices: pd.DataFrame) -> ReportViews:
+    """Views of ``records`` (every trial) and ``real`` (without control trials); ``choices``
+    are the real records of the families that asked for confusion matrices."""
     views = ReportViews(headline=headline_html(real, control_summary, thresholds))
     if compared := comparison_html(real):
         views.sections.append(("compare", "Models side by side", compared))
-    if matrices := confusion_html(real):
+    if matrices := confusion_html(real, choices):
         views.sections.append(("confusion", "Confusion matrices", matrices))
     if len(records):
         views.files = write_trial_files(records, out_dir)

@@ -203,7 +203,9 @@ class RecordPlugin:
 
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
     def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
-        self.collected = self.collected or len(ids)
+        # the bench's parametrized tests (a session of the project's own tests has none)
+        self.collected = self.collected or sum(
+            1 for node_id in ids if node_id.startswith("bench/") and "[" in node_id)
 
     def _completeness(self, session: pytest.Session) -> dict:
         stopped = session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(
@@ -236,9 +238,8 @@ class RecordPlugin:
         self.writer.close()
         self.prompts.close()
         state = self._completeness(session)
-        if not state["complete"]:
-            if self.collected or self.writer.count:
-                self.writer.claim()  # the directory --resume is told to complete
+        if not state["complete"] and (self.collected or self.writer.count or self.earlier):
+            self.writer.claim()  # the directory --resume is told to complete
             self.lines.append(
                 f"eartest: INCOMPLETE run: {state['trials_recorded']} of "
                 f"{state['trials_expected']} trials recorded in {self.writer.run_dir}; "

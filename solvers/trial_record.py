@@ -17,6 +17,7 @@ the previous shape (``record_version`` 1) are read as they are, with ``family`` 
 
 from __future__ import annotations
 
+import re
 import types
 from collections.abc import Mapping
 from dataclasses import MISSING, asdict, dataclass, fields
@@ -85,10 +86,12 @@ class McqDetails:
     removed_option: str | None = None  # distractor kind left out (IR, CU, IU): the ablation
 
 
-DETAILS: dict[str, type] = {"core": CoreDetails, "pitch": PitchDetails, "mcq": McqDetails,
-                             "muse": CoreDetails}  # the MUSE family records what core does
-"""Each family's details type; a new family adds its own here."""
-FAMILIES = tuple(DETAILS)
+DETAILS: dict[str, type] = {"core": CoreDetails, "pitch": PitchDetails, "mcq": McqDetails}
+"""The details types, by kind. A record's kind is its family's name, or its ``details_kind``
+when its family records another's shape (a MUSE trial holds core details), so a family whose
+details have a known shape needs no entry here."""
+DETAIL_KINDS = tuple(DETAILS)
+FAMILY_NAME = re.compile(r"[a-z][a-z0-9_]*")
 Details = CoreDetails | PitchDetails | McqDetails
 
 
@@ -136,13 +139,11 @@ class TrialRecord:
     extractor_turns: list | None = None
     assisted_correct: bool | None = None
     samples: dict | None = None  # --samples K > 1: every sample's outcome (solvers.sampling)
+    details_kind: str | None = None  # the details' shape when not the family's own name's
     record_version: int = RECORD_VERSION
 
     def __post_init__(self) -> None:
-        expected = DETAILS.get(self.family)
-        if expected is None:
-            raise RecordError(f"field 'family': {self.family!r} is not one of "
-                              f"{', '.join(FAMILIES)}")
+        expected = DETAILS[_details_kind(self.family, self.details_kind)]
         if type(self.details) is not expected:
             raise RecordError(f"field 'details': a {self.family} record holds "
                               f"{expected.__name__}, got {type(self.details).__name__}")
@@ -166,14 +167,25 @@ class TrialRecord:
     def from_json(cls, data: Mapping[str, Any]) -> TrialRecord:
         """Validate a decoded record of the current version; RecordError names the field."""
         values = _checked(cls, data, "")
-        family = values.get("family")
-        if family not in DETAILS:
-            raise RecordError(f"field 'family': {family!r} is not one of {', '.join(FAMILIES)}")
+        kind = DETAILS[_details_kind(values.get("family"), values.get("details_kind"))]
         details = data["details"]
         if not isinstance(details, Mapping):
             raise RecordError(f"field 'details': expected an object, got {_name(details)}")
-        values["details"] = DETAILS[family](**_checked(DETAILS[family], details, "details."))
+        values["details"] = kind(**_checked(kind, details, "details."))
         return cls(**values)
+
+
+def _details_kind(family: object, details_kind: object) -> str:
+    """The key of a record's details type in :data:`DETAILS`; RecordError when none fits."""
+    if not isinstance(family, str) or not FAMILY_NAME.fullmatch(family):
+        raise RecordError(f"field 'family': {family!r} is not a family name")
+    kind = details_kind if details_kind is not None else family
+    if kind not in DETAILS:
+        where = "details_kind" if details_kind is not None else "family"
+        raise RecordError(f"field {where!r}: {kind!r} has no details type (one of "
+                          f"{', '.join(DETAIL_KINDS)}); a family of another shape names it "
+                          "in 'details_kind'")
+    return kind
 
 
 _EXTRACTION = ("extractor_model", "extracted_answer", "extractor_turns", "assisted_correct")

@@ -118,18 +118,22 @@ def test_pitch_cells_keep_their_notation_and_own_chance():
 
 def test_listener_drops_to_chance_under_noise_and_mismatch(tmp_path):
     """The acceptance run: the built-in listener on the core tasks' zero-shot standalone audio
-    cells, with noise and mismatched controls."""
+    cells, with noise and mismatched controls; and on the MUSE meter items, which the controls
+    reach as they reach the core's."""
     run_dir = tmp_path / "run"
-    # every task under make e2e; make test: the chord task (44 items, the most of the three)
-    tasks, items, sample = ((("syncopation", "transposition", "chord"), 84, ()) if FULL_E2E
-                            else (("chord",), 44, ("-k", "chord")))
-    cmd = [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider",
+    # every core task under make e2e; make test: the chord task (44 items, the most of the three)
+    core, items, sample = ((("syncopation", "transposition", "chord"), 84, ())
+                           if FULL_E2E else (("chord",), 44, ("-k", "chord or muse_meter")))
+    tasks = (*core, "muse_meter")
+    cmd = [*PYTEST, *CORE_BENCH, "bench/test_muse.py", "--muse", "meter", "-q",
+           "-p", "no:cacheprovider",
            "-p", "no:randomly", "--tb=line", "--model", "listener", "--modality", "audio",
            "--shot", "zero", "--strategy", "standalone", "--control", "noise,mismatched",
            "--run-dir", str(run_dir), *sample]
     result = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600,
                             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    items += 24  # the meter items
     assert f"{items} passed" in result.stdout and "eartest controls" in result.stdout
     with open(run_dir / "controls.csv", newline="") as handle:
         rows = list(csv.DictReader(handle))
@@ -142,11 +146,14 @@ def test_listener_drops_to_chance_under_noise_and_mismatch(tmp_path):
         assert float(row["real_accuracy"]) == 1.0, cell
     # the ordinary tables hold the real trials only
     summary = json.loads((run_dir / "summary.json").read_text())
-    assert sorted(cell["n"] for cell in summary["cells"]) == ([20, 20, 44] if FULL_E2E else [44])
+    assert sorted(cell["n"] for cell in summary["cells"]) == (
+        [20, 20, 24, 44] if FULL_E2E else [24, 44])
     assert "Audio-attention controls" in (run_dir / "report.html").read_text()
     records = [trial_row(line) for line in (run_dir / "trials.jsonl").read_text().splitlines()]
     assert len(records) == items * 3
     assert {r["control"] for r in records} == {"real", "noise", "mismatched"}
+    assert all(r["control_partner"] != r["item_id"] for r in records
+               if r["control"] == "mismatched")
 
 
 def test_mcq_and_pitch_controls_run_with_the_oracle_perfect(tmp_path):

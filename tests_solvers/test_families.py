@@ -34,12 +34,14 @@ from fixtures.families import Family
 from fixtures.runner import Trial
 from fixtures.tasks.catalog import items_for
 from fixtures.tasks.spec import Item
+from fixtures.tasks.suite import CORE
 
 
 @dataclass(frozen=True)
 class ToyTrial:
     """A chord item asked as a family of its own."""
 
+    suite = CORE  # asked, judged and recorded the core way
     model: str
     item: Item
     control: str = "real"

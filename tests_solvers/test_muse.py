@@ -9,9 +9,8 @@ from collections import Counter
 import pytest
 
 from fixtures.muse.catalog import TASK_NAMES, items_for
-from fixtures.muse.prompting import reply_text
-from fixtures.muse.registry import TASKS
-from fixtures.tasks.prompting import identifiers
+from fixtures.muse.registry import MUSE, TASKS
+from fixtures.tasks.prompting import identifiers, reply_text
 from solvers.muse import (
     contour,
     major_key,
@@ -55,7 +54,7 @@ def test_every_reply_form_reads_back_to_the_item_answer(task: str) -> None:
         for modality in ("audio", "midi"):
             ids = identifiers(item, modality)
             for strategy in STRATEGIES:
-                text = reply_text(task, strategy, item.transcription, ids)
+                text = reply_text(task, strategy, item.transcription, ids, MUSE)
                 if strategy == "logiclm":
                     assert definition.solve(definition.parse(text, ids)) == item.answer, text
                 else:

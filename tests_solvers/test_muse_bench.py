@@ -57,3 +57,29 @@ def test_chance_lands_on_each_task_analytic_chance(tmp_path):
         sigma = math.sqrt(chance * (1 - chance) / len(outcomes))
         # 4 sigma per task: eight tasks together trip by accident about once in 2,000 runs
         assert abs(sum(outcomes) / len(outcomes) - chance) < 4 * sigma, task
+
+
+# Where the MUSE family may be named in code: its package, its bench module, its pure solvers
+# (``solvers/`` holds every family's), its tests and the registry line.
+FAMILY_FILES = ("fixtures/muse/", "bench/test_muse.py", "solvers/muse.py", "tests_solvers/")
+REGISTRY_LINE = '    "fixtures.muse.family:MuseFamily",'
+
+
+def test_nothing_outside_the_family_names_it():
+    """The family protocol's test: the machinery (requests, reading, LogicLM loop, records,
+    report sections, the listener) is reached through the suite, ``Family.listen`` and the
+    run header, so no other code names the family, its package or its tasks."""
+    named = []
+    for path in sorted(REPO.glob("**/*.py")):
+        relative = path.relative_to(REPO).as_posix()
+        if relative.startswith((".venv/", *FAMILY_FILES)):
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if any(token in line for token in ("fixtures.muse", "muse_", '"muse"', "'muse'")):
+                named.append(f"{relative}:{number}: {line.strip()}")
+    assert named == [f"fixtures/families.py:{_registry_line_number()}: {REGISTRY_LINE.strip()}"]
+
+
+def _registry_line_number() -> int:
+    lines = (REPO / "fixtures" / "families.py").read_text(encoding="utf-8").splitlines()
+    return lines.index(REGISTRY_LINE) + 1

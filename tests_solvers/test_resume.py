@@ -117,3 +117,23 @@ def test_issue14_item12_resume_refuses_other_options_and_a_finished_run(tmp_path
     assert again.returncode == 4 and "already complete" in again.stderr
     missing = run(*common, "--resume", str(tmp_path / "nowhere"))
     assert missing.returncode == 4 and "nowhere" in missing.stderr
+
+
+OTHER_TESTS = "def test_a():\n    assert False\n\n\ndef test_b():\n    pass\n"
+
+
+def test_a_stopped_session_without_bench_trials_is_not_an_incomplete_run(tmp_path):
+    """``-x`` stopping a session of other tests (the project's own, serial or under xdist)
+    names no run to resume: there were no trials."""
+    (tmp_path / "test_other.py").write_text(OTHER_TESTS)
+    (tmp_path / "conftest.py").write_text((REPO / "conftest.py").read_text())
+    for workers in ([], ["-n", "2"]):
+        done = subprocess.run(
+            [*PYTEST, str(tmp_path / "test_other.py"), "-x", "-p", "no:cacheprovider",
+             "-p", "no:randomly", "--rootdir", str(tmp_path), "--run-dir", str(tmp_path / "run"),
+             *workers],
+            cwd=tmp_path, capture_output=True, text=True, timeout=300,
+            env={**os.environ, "PYTHONPATH": str(REPO)})
+        assert done.returncode in (1, 2), done.stdout[-2000:] + done.stderr[-2000:]  # 2: xdist
+        assert "1 failed" in done.stdout and "INCOMPLETE" not in done.stdout, done.stdout[-2000:]
+        assert not (tmp_path / "run").exists()

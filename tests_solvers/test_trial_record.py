@@ -12,7 +12,7 @@ import math
 import shutil
 import subprocess
 import sys
-from dataclasses import fields
+from dataclasses import fields, replace
 from pathlib import Path
 
 import pandas as pd
@@ -30,7 +30,9 @@ from fixtures.pitch import trial as pitch_trial
 from fixtures.runner import Trial, run_trial_sync
 from fixtures.task_version import task_version
 from fixtures.tasks import prompting
+from fixtures.tasks import suite as suite_module
 from fixtures.tasks.catalog import items_for
+from fixtures.tasks.suite import CORE
 from reports.cells import cell_numbers
 from reports.tables import load_records
 from solvers.metrics import cell_numbers as numbers_from_counts
@@ -89,7 +91,7 @@ def test_each_familys_real_records_round_trip_through_the_schema(family_runs, fa
 
 EXPECTED_VERSION = {  # each family's prompt files and scoring version, as its records name them
     "core": lambda: task_version((prompting.PROMPTS_DIR / "chord.toml",
-                                  prompting.PROMPTS_DIR / "repair.toml"), runner.SCORING_VERSION),
+                                  prompting.PROMPTS_DIR / "repair.toml"), CORE.scoring_version),
     "pitch": lambda: task_version((questions.PROMPTS_PATH,), pitch_trial.SCORING_VERSION),
     "mcq": lambda: task_version((presentation.PROMPTS_FILE,), mcq_trial.SCORING_VERSION),
 }
@@ -135,7 +137,11 @@ def _build(tmp_path: Path, lines: list[str]) -> subprocess.CompletedProcess:
         ({"record_version": 3}, "field 'record_version': 3; this eartest reads versions 1, 2"),
         ({"record_version": None}, "field 'record_version': None"),
         ({"correct": "yes"}, "field 'correct': expected bool, got str"),
-        ({"family": "drums"}, "field 'family': 'drums' is not one of core, pitch, mcq"),
+        ({"family": "drums"}, "field 'family': 'drums' has no details type (one of core, "
+                              "pitch, mcq)"),
+        ({"family": "Drums!"}, "field 'family': 'Drums!' is not a family name"),
+        ({"family": "drums", "details_kind": "pitch"}, "field 'details.repair_errors': unknown"),
+        ({"details_kind": "drums"}, "field 'details_kind': 'drums' has no details type"),
         ({"loudness_db": 3.0}, "field 'loudness_db': unknown to record version 2"),
         ({"details": {"transcription": None}}, "field 'details.truth_transcription': missing"),
         ({"input_tokens": 1.5}, "field 'input_tokens': expected int, got float"),
@@ -184,7 +190,8 @@ def test_the_schema_has_no_column_twice():
 def test_a_prompt_edit_changes_the_core_task_version(tmp_path, monkeypatch):
     copied = tmp_path / "prompts"
     shutil.copytree(prompting.PROMPTS_DIR, copied)
-    monkeypatch.setattr(prompting, "PROMPTS_DIR", copied)
+    monkeypatch.setattr(runner.Trial, "suite", replace(CORE, prompts_dir=copied))
+    monkeypatch.setattr(suite_module, "CORE_PROMPTS_DIR", copied)  # the shared repair.toml
     before = _core_line()["task_version"]
     assert _core_line()["task_version"] == before  # deterministic
     chord = copied / "chord.toml"
@@ -194,8 +201,10 @@ def test_a_prompt_edit_changes_the_core_task_version(tmp_path, monkeypatch):
     repair = copied / "repair.toml"
     repair.write_text(repair.read_text(encoding="utf-8") + "\n# reworded\n", encoding="utf-8")
     assert _core_line()["task_version"] not in (before, edited)
-    monkeypatch.setattr(runner, "SCORING_VERSION", runner.SCORING_VERSION + 1)
-    assert _core_line()["task_version"].startswith(f"s{runner.SCORING_VERSION}-")
+    bumped = CORE.scoring_version + 1
+    monkeypatch.setattr(runner.Trial, "suite", replace(CORE, prompts_dir=copied,
+                                                       scoring_version=bumped))
+    assert _core_line()["task_version"].startswith(f"s{bumped}-")
 
 
 def test_task_version_names_the_scoring_version_and_hashes_every_file(tmp_path):
