@@ -48,7 +48,7 @@ bench: setup
 labels: setup
 	EARTEST_LABEL_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_pitch_labels.py -n $(JOBS) -q -p no:randomly
 	EARTEST_NUISANCE_SAMPLE=all $(BIN)/python -m pytest tests_solvers/test_nuisance_shortcuts.py -n $(JOBS) -q -p no:randomly -k no_nuisance
-	EARTEST_MUSE_LABELS=all $(BIN)/python -m pytest tests_solvers/test_muse_labels.py tests_solvers/test_muse_nuisance.py -n $(JOBS) -q -p no:randomly
+	EARTEST_MUSE_LABELS=all $(BIN)/python -m pytest tests_solvers/test_muse_labels.py tests_solvers/test_muse_live.py tests_solvers/test_muse_nuisance.py -n $(JOBS) -q -p no:randomly
 
 # the end-to-end runs that make test samples, at full size: every core trial against the fake
 # Gemini server, the HF export and manifest round trips on every strategy, oracle serial

@@ -123,9 +123,12 @@ def test_meter_is_heard_as_labelled(item: Item) -> None:
     assert meter == item.params_dict()["meter"]
 
 
-def chroma_key(audio: np.ndarray, sample_rate_hz: int) -> int:
-    """Krumhansl-Schmuckler on a chromagram: the best-correlating major key's tonic."""
-    chroma = chroma_cqt(y=audio, sr=sample_rate_hz).sum(axis=1)
+def chroma_key(audio: np.ndarray, sample_rate_hz: int, chords: int = 4) -> int:
+    """Krumhansl-Schmuckler on a chromagram: the best-correlating major key's tonic. Each of
+    the ``chords`` equal spans adds its chroma normalised, so every chord counts alike (a
+    loud or bright one would pull a raw sum towards the dominant's key)."""
+    spans = np.array_split(chroma_cqt(y=audio, sr=sample_rate_hz), chords, axis=1)
+    chroma = sum(span.sum(axis=1) / span.sum() for span in spans)
     scores = [np.corrcoef(chroma, np.roll(MAJOR_PROFILE, tonic))[0, 1] for tonic in range(12)]
     return int(np.argmax(scores))
 
