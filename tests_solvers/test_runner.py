@@ -7,7 +7,9 @@ repair rule: test_logiclm_repairs.py; the offline backends: test_offline_backend
 
 from __future__ import annotations
 
+import asyncio
 import json
+import signal
 
 import pytest
 
@@ -17,7 +19,7 @@ from fixtures.backends.base import (
     Request,
     Response,
 )
-from fixtures.runner import Trial
+from fixtures.runner import Trial, run_sync
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.prompting import (
     build_request,
@@ -266,3 +268,32 @@ def test_reply_text_round_trip_for_every_test_item() -> None:
             for strategy in STRATEGIES:
                 text = reply_text(task, strategy, item.transcription, ids)
                 assert _judge(task, strategy, text, ids) == item.answer
+
+
+async def _ctrl_c_then(ending: str) -> str:
+    """Press Ctrl-C while awaiting, then end as a library might: swallow the cancel, cancel
+    again (anyio's cancel scopes), or turn it into another error."""
+    signal.raise_signal(signal.SIGINT)  # asyncio.Runner's handler: cancel this coroutine
+    try:
+        await asyncio.sleep(10)
+    except asyncio.CancelledError:
+        if ending == "swallowed":
+            return "finished anyway"
+        if ending == "cancelled again":
+            asyncio.current_task().cancel()
+            await asyncio.sleep(0)
+        raise RuntimeError("connection closed while cancelling") from None
+    return "never"
+
+
+@pytest.mark.parametrize("ending", ["swallowed", "cancelled again", "another error"])
+def test_ctrl_c_during_a_trial_is_an_interrupt_however_the_coroutine_ends(ending: str) -> None:
+    """Whatever the provider SDK does with the cancel, a Ctrl-C stops the run (pytest's exit
+    2 and the --resume hint) instead of becoming one trial's error while the run goes on."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_sync(_ctrl_c_then(ending))
+        assert run_sync(asyncio.sleep(0, result="next")) == "next"  # the next trial runs
+    finally:
+        signal.signal(signal.SIGINT, previous)
