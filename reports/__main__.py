@@ -60,12 +60,14 @@ def _headers(run_dirs: list[Path]) -> list[dict]:
 def build(run_dirs: list[Path], out_dir: Path) -> Path:
     from . import artifacts, tables
     from .paths import directory_problem
+    from .settings_check import settings_problem
     from .shards import shard_set_problem
 
     check_out_dir(out_dir, run_dirs)
     headers = _headers(run_dirs)
-    if problem := shard_set_problem(headers, run_dirs):
-        raise ValueError(problem)
+    for check in (shard_set_problem, settings_problem):
+        if problem := check(headers, run_dirs):
+            raise ValueError(problem)
     df = tables.load_records(run_dirs)
     if problem := directory_problem(out_dir):
         raise ValueError(f"--out: {problem}")

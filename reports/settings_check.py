@@ -1,0 +1,47 @@
+"""Merged runs must not pool one model's trials asked under different generation settings.
+
+``python -m reports build A B`` pools each model's trials by task and axes. Two runs of the
+same model at temperature 0 and 0.7 (or another top-p, token limit or number of samples)
+measure two different things, and pooling them would make a number neither run measured, the
+way a prompt edit would (which ``task_version`` guards). Such a set is refused, naming the
+model, the setting, its values and the runs; ``python -m reports compare`` is the tool for
+setting against setting.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from .resume import ADDED_DEFAULTS
+
+# the run options that change what a model is asked to generate (seeds differ by design)
+GENERATION_SETTINGS = ("temperature", "top_p", "max_output_tokens", "samples")
+
+
+def settings_problem(headers: list[dict], run_dirs: list[Path]) -> str | None:
+    """Why the runs cannot be pooled, or None. Runs without a summary say nothing."""
+    seen: dict[tuple[str, str], dict[object, list[Path]]] = defaultdict(lambda: defaultdict(list))
+    for header, run_dir in zip(headers, run_dirs, strict=True):
+        options = header.get("options")
+        if not isinstance(options, dict):
+            continue
+        for model in options.get("models") or header.get("models") or ():
+            for name in GENERATION_SETTINGS:
+                value = options.get(name, ADDED_DEFAULTS.get(name))
+                seen[(str(model), name)][_hashable(value)].append(run_dir)
+    problems = []
+    for (model, name), runs_by_value in seen.items():
+        if len(runs_by_value) > 1:
+            given = "; ".join(f"{value} in {', '.join(map(str, runs))}"
+                              for value, runs in runs_by_value.items())
+            problems.append(f"model {model} ran with {name} {given}")
+    if not problems:
+        return None
+    return ("these runs would pool trials asked under different generation settings into one "
+            "cell: " + "; ".join(problems) + ". Build them separately, or compare them with "
+            "python -m reports compare")
+
+
+def _hashable(value: object) -> object:
+    return tuple(value) if isinstance(value, list) else value
