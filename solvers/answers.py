@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import partial
 
 from .choices import ChoiceReader
 from .reply_spans import HEDGE, Reading, read_reply
@@ -53,7 +55,20 @@ _YES = frozenset("yes yeah yep yup yea affirmative correct true indeed".split())
 _NO = frozenset("no nope nah negative false incorrect".split())
 _LEAD_IN = frozenset("so thus therefore hence is answer final my believe think say guess".split())
 _SAME = frozenset("same identical transposed transposition transpositions equivalent".split())
-_DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar".split())
+_DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar difference "
+                       "differences".split())
+# "no" before a word it quantifies ("no difference", "no modulation") is no answer word: it
+# negates that word ("There is no difference" says they are the same). Before these words it
+# is the answer ("No they differ", "No, ...", "No it isn't").
+_DETERMINER_NO = re.compile(
+    r"\bno\s+(?!(?:it|its|they|these|those|this|that|the|i|we|you|he|she|there|not|never|way|"
+    r"sorry|because|actually|wait|definitely|absolutely|certainly|both|neither)\b)(?=[^\W\d_])",
+    re.IGNORECASE)
+_QUANTIFIER = "nix"  # what a quantifying "no" is read as: it negates the one word after it
+# same/different said of something: only of the compared things ("the same melody", not
+# "the same rhythm"), or as a statement ("they are the same")
+_ADJECTIVES = (_SAME - {"transposed", "transposition", "transpositions"}
+               | _DIFFERENT - {"difference", "differences"})
 # A yes/no word said as an answer: opening a sentence or clause, or closing one ("actually no").
 _SAID = re.compile(r"(?:^|(?<=[.!?;:,\u2014\u2013(-])|(?<=\bactually)|(?<=\bwait))\s*"
                    r"(yes|yeah|yep|yup|no|nope|nah)\b|\b(yes|yeah|yep|yup|no|nope|nah)"
@@ -66,31 +81,57 @@ _PREDICATE = frozenset("the are re is s not completely totally entirely quite ve
 _CONTRACTION = re.compile(r"n['\u2019]t\b")
 _CLAUSE = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _NEGATORS = frozenset("not never t isn aren isnt arent neither nor".split())
+_CONDITIONALS = frozenset("if whether unless".split())  # the rest of the clause is no answer
 _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|not\s+(?:\w+\s+)?"
-                        r"(?:sure|certain)|can'?t\s+tell|cannot\s+tell|hard\s+to|unclear|"
+                        r"(?:sure|certain)|can'?t\s+(?:tell|say)|cannot\s+(?:tell|say)|"
+                        r"(?:not\s+able|unable)\s+to|hard\s+to|unclear|"
                         r"may|might|could)\b|\?", re.IGNORECASE)
 
 
-def _phrase_polarity(words: list[str]) -> set[str]:
+@dataclass(frozen=True)
+class YesNoPhrases:
+    """Words that answer a yes/no question without a yes or a no, one token each ("out-of-key"
+    is one), turned by a negation before them in their clause ("not identical", "doesn't
+    modulate"). ``nouns`` are what the same/different words may qualify: "the same melody"
+    answers "are these the same melody?", "the same rhythm" does not."""
+
+    yes: frozenset[str] = frozenset()
+    no: frozenset[str] = frozenset()
+    nouns: frozenset[str] = frozenset()
+
+
+SAMENESS = YesNoPhrases(_SAME, _DIFFERENT, _NOUNS)  # "are these the same melody?"
+
+
+def sameness(*compared: str) -> YesNoPhrases:
+    """The phrases of a question whether two things are the same, called ``compared`` too
+    ("rhythm", "progression") besides the melody words."""
+    return YesNoPhrases(_SAME, _DIFFERENT, _NOUNS | frozenset(compared))
+
+
+def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
     """Answers named by same/different phrases ("the same melody", "not identical", "different
     melodies", "transposed"); "same rhythm" names nothing (a melody's part, not the melody).
     A negation turns the next such word of its clause ("I do not think they are the same")."""
     found: set[str] = set()
     negated = False
     for index, word in enumerate(words):
+        if word in _CONDITIONALS:
+            break  # "whether it modulates", "if they are the same": asked, not answered
         if word in _NEGATORS:
             negated = True
             continue
-        if word in _SAME:
+        if word in phrases.yes:
             answer = "yes"
-        elif word in _DIFFERENT:
+        elif word in phrases.no:
             answer = "no"
         else:
             continue
-        turned, negated = negated, False
-        after = words[index + 1:index + 3]
-        if word in _SAME - {"transposed", "transposition", "transpositions"} or word in _DIFFERENT:
-            if after and not (set(after) & _NOUNS):
+        quantified = index > 0 and words[index - 1] == _QUANTIFIER  # "no difference"
+        turned, negated = negated != quantified, False
+        if word in _ADJECTIVES and not quantified:
+            after = words[index + 1:index + 3]
+            if after and not (set(after) & phrases.nouns):
                 continue  # "same rhythm", "different key"
             before = words[index - 1] if index else ""
             if not after and index and before not in _PREDICATE:
@@ -101,7 +142,8 @@ def _phrase_polarity(words: list[str]) -> set[str]:
     return found
 
 
-def _sentence_answer(sentence: str) -> tuple[str | None, bool, str | None]:
+def _sentence_answer(sentence: str, phrases: YesNoPhrases = SAMENESS
+                     ) -> tuple[str | None, bool, str | None]:
     """(answer, opened by a yes/no word, reason when none) of one sentence."""
     words = _TOKEN.findall(sentence.casefold())
     if not words:
@@ -111,28 +153,30 @@ def _sentence_answer(sentence: str) -> tuple[str | None, bool, str | None]:
     bare = {w for w in words if w in ("yes", "no")}
     if len(stated | bare) > 1:
         return None, True, HEDGE  # "Yes or no", "Yes and no: ..."
-    phrases: set[str] = set()
+    said: set[str] = set()  # what the sentence's answer phrases say
     plain = _CONTRACTION.sub(" not", sentence.casefold())  # "isn't" -> "is not"
     for clause in _CLAUSE.split(plain):  # a negation reaches to its clause's end
-        phrases |= _phrase_polarity(_TOKEN.findall(clause))
-    if len(stated) > 1 or len(stated | bare | phrases) > 1:
+        said |= _phrase_polarity(_TOKEN.findall(clause), phrases)
+    if len(stated) > 1 or len(stated | bare | said) > 1:
         return None, True, HEDGE  # "Different melodies or yes"
     if stated:
         (answer,) = stated
-        if phrases - stated:
+        if said - stated:
             return None, True, HEDGE  # "Yes, these are not the same melody."
         return answer, True, None
-    if len(phrases) == 1:
-        return next(iter(phrases)), False, None
-    return None, False, (HEDGE if phrases else None)
+    if len(said) == 1:
+        return next(iter(said)), False, None
+    return None, False, (HEDGE if said else None)
 
 
-def read_yes_no_span(text: str, source: str) -> tuple:
-    """The yes/no one span commits to: its yes/no sentences agree, or its same/different
-    statements do; a sentence opening with yes/no outranks reasoning sentences before it."""
+def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -> tuple:
+    """The yes/no one span commits to: its yes/no sentences agree, or its answer phrases
+    (same/different...) do; a sentence opening with yes/no outranks reasoning sentences
+    before it."""
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
     if _UNCERTAIN.search(text):
         return None, "uncertain answer"
+    text = _DETERMINER_NO.sub(_QUANTIFIER + " ", text)
     said = {"no" if (first or last).casefold() in _NO else "yes"
             for first, last in _SAID.findall(text)}
     if len(said) > 1:
@@ -140,7 +184,7 @@ def read_yes_no_span(text: str, source: str) -> tuple:
     opened: set[str] = set()
     stated: set[str] = set()
     for sentence in _SENTENCE.split(text):
-        answer, has_opener, reason = _sentence_answer(sentence)
+        answer, has_opener, reason = _sentence_answer(sentence, phrases)
         if reason == HEDGE and has_opener:
             return None, HEDGE
         if answer is not None:
@@ -154,17 +198,23 @@ def read_yes_no_span(text: str, source: str) -> tuple:
             return None, HEDGE  # "Final Answer: Yes. They are different melodies."
         return answer, None, "yes_no_word"
     if len(stated) == 1:
-        return next(iter(stated)), None, "same_different"
+        return next(iter(stated)), None, ("same_different" if phrases.yes is _SAME
+                                           else "answer_phrase")
     return None, HEDGE if stated else "no yes/no answer"
 
 
-def read_yes_no(text: str) -> Reading:
+def read_yes_no(text: str, phrases: YesNoPhrases = SAMENESS) -> Reading:
     """Whether a reply says the two melodies are the same ("yes") or not ("no"), read by
     :func:`read_reply`: "Yes, these are the same melody.", "Nope, ...", "Different melodies.",
-    "Yes — same melody, transposed up a fourth." Never raises."""
+    "Yes — same melody, transposed up a fourth." Never raises.
+
+    Another question brings its own ``phrases``: :func:`sameness` for two rhythms or
+    progressions, and for a question that is not whether two things are the same ("is a note
+    out of key?") words of its own, never same/different: there "one note is different"
+    means yes."""
     if not isinstance(text, str):
         return Reading(None, None, "no answer in the reply")
-    return read_reply(text, read_yes_no_span)
+    return read_reply(text, partial(read_yes_no_span, phrases=phrases))
 
 
 def extract_yes_no(text: str) -> str | None:

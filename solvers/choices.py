@@ -67,7 +67,7 @@ FILLER = frozenset(
     carefully listening analysis thought or and nor vs versus based genre style mood key
     tonality timbre emotion feel feels felt feeling character main primary featured prominent
     lead leading closest nearest syncopation syncopated rhythm pattern melody melodies melodic
-    contour shape meter metre time signature grouping loop loops beat beats pulse""".split()
+    contour shape meter metre time signature grouping loop loops""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).

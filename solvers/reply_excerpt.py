@@ -17,8 +17,10 @@ WORD = re.compile(r"[^\W_]+")
 # What an answer value may be besides words: symbols ("↑ ↓", a lone "+", "°", "△"), anything
 # but spaces and punctuation.
 ANSWER_CONTENT = re.compile(r"[^\s.,;:!?'\"`()\[\]{}<>*_\-\u2013\u2014=/|~]")
-# A sentence ends at . ! ? or ; unless the point is inside a number ("277.18", "00:01.50").
-SENTENCE_END = re.compile(r"(?<!\d)[.!?;](?=\s|$)|(?<=\d)[.!?;](?=\s|$)")
+# A sentence ends at . ! ? or ; unless the point is inside a number ("277.18", "00:01.50"),
+# or ends an ellipsis that the sentence goes on after in lower case ("Yes... or no.").
+SENTENCE_END = re.compile(r"(?<!\d)[.!?;](?=\s|$)(?!(?<=\.\.\.)\s+[a-z])"
+                          r"|(?<=\d)[.!?;](?=\s|$)")
 MAX_BLOCK_LINES = 40
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
 _JSON_KEYS = ("final_answer", "answer", "choice", "option", "prediction", "label", "result")

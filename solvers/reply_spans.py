@@ -51,6 +51,11 @@ HEDGE = "hedge"  # the reason a value reader gives for two or more different ans
 # A last line or sentence longer than this is reasoning, not an answer given alone.
 MAX_FALLBACK_WORDS = 14
 MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
+_RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
+                         r"thought|on reflection|let me (?:re)?check)\b", re.IGNORECASE)
+_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|assuming|provided)\b", re.IGNORECASE)
+_CONDITIONAL_OPENING = re.compile(r"\W*(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
+_CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
 
 
@@ -119,7 +124,8 @@ _CUE_SENTENCE = re.compile(
 # Words after an answer sentence, on its line, that qualify it: read with it.
 _AFTERTHOUGHT = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably\s+not|not\s+sure|"
                            r"unsure|actually|wait|instead|rather|though|although|but|however|"
-                           r"alternatively|also|possible|plausible)\b|\?", re.IGNORECASE)
+                           r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
+                           re.IGNORECASE)
 
 
 def _sentence_ends(line: str) -> list[tuple[str, int]]:
@@ -139,6 +145,16 @@ def _sentences(line: str) -> list[str]:
 
 def _word_count(text: str) -> int:
     return len(_WORD.findall(text))
+
+
+def _opening_clause(sentence: str) -> str:
+    """A long sentence's answer-first opening, up to its first colon, comma or dash ("This
+    phrase is played by the flute, the sound is soft..."); a short one as it is, and a long
+    one whose rest turns or doubts ("..., but I can't say whether ...") too."""
+    if _word_count(sentence) <= MAX_FALLBACK_WORDS:
+        return sentence
+    opening, *rest = _CLAUSE_END.split(sentence, maxsplit=1)
+    return sentence if rest and _AFTERTHOUGHT.search(rest[0]) else opening
 
 
 def _header_spans(lines: list[str]) -> list[AnswerSpan]:
@@ -180,6 +196,18 @@ def _header_spans(lines: list[str]) -> list[AnswerSpan]:
     return spans
 
 
+def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
+    """What a reply says after taking its final answer back ("Final Answer: Yes / Wait, ...
+    they are different"), read with that answer: a different answer there is a hedge, not
+    the answer given first (a later answer line is itself an answer line)."""
+    last = max((i for i, line in enumerate(lines) if _HEADER.search(line)), default=None)
+    if last is None:
+        return []
+    after = [line.strip() for line in lines[last + 1:] if _WORD.search(line)]
+    start = next((i for i, line in enumerate(after) if _RETRACTION.match(line)), None)
+    return [] if start is None else [AnswerSpan(" ".join(after[start:]), "retraction")]
+
+
 def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     """The reply's answer spans grouped in tiers, most authoritative first (see module doc).
 
@@ -194,6 +222,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         return []
     lines = [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept]
     explicit = _header_spans(lines) + [AnswerSpan(text, source) for text, source in boxed_and_json]
+    if explicit:
+        explicit += _retraction_spans(lines)
     tiers: list[list[AnswerSpan]] = []
     if explicit:
         tiers.append(explicit)
@@ -201,6 +231,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     for line in lines:
         for sentence, end in _sentence_ends(line):
             cue = _CUE_SENTENCE.search(sentence)
+            if cue and _CONDITIONAL.search(sentence[:cue.start()]):
+                continue  # "If it is in A major, the answer is yes": no commitment
             if cue and _WORD.search(cue.group("value")):
                 rest = line[end:]  # "The answer is D. Or possibly A.": the hedge is read too
                 value = cue.group("value") + (rest if _AFTERTHOUGHT.search(rest) else "")
@@ -226,8 +258,10 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         sentences = _sentences(last)
         if len(sentences) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
+            ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
-                     if _word_count(sentence) <= MAX_FALLBACK_WORDS]
+                     if _word_count(sentence) <= MAX_FALLBACK_WORDS
+                     and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
             if short:
                 tiers.append(short)
     return tiers

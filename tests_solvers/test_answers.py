@@ -292,3 +292,30 @@ def test_yes_no_survives_noise(case: tuple[str, str], data: st.DataObject) -> No
 )
 def test_yes_no_cases(text: str, expected: str | None) -> None:
     assert extract_yes_no(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # a quantifying "no" negates its noun: these say the melodies are the same
+        ("There is no difference between them.", "yes"),
+        ("I hear no difference between the two melodies.", "yes"),
+        ("No difference.", "yes"),
+        ("It's no different from the first.", "yes"),
+        ("No doubt they are the same.", "yes"),
+        # the answer "no", however it goes on
+        ("No, they are different.", "no"),
+        ("No they differ.", "no"),
+        ("No it isn't the same melody.", "no"),
+        ("No way, they are different.", "no"),
+        ("There is a difference in the third note.", "no"),
+        # conditionals, a trailing "or no", and a final answer taken back are no answer
+        ("If the rhythm matches, the answer is yes; otherwise no.", None),
+        ("Yes... or no. I'm not sure.", None),
+        ("I can't say whether they are the same melody.", None),
+        ("Final Answer: Yes\nWait, the second melody differs in bar 2, so they are different.",
+         None),
+    ],
+)
+def test_yes_no_quantifiers_conditionals_and_retractions(text: str, expected: str | None) -> None:
+    assert extract_yes_no(text) == expected
