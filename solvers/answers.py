@@ -57,13 +57,11 @@ _LEAD_IN = frozenset("so thus therefore hence is answer final my believe think s
 _SAME = frozenset("same identical transposed transposition transpositions equivalent".split())
 _DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar difference "
                        "differences".split())
-# "no" before a word it quantifies ("no difference", "no modulation") is no answer word: it
-# negates that word ("There is no difference" says they are the same). Before these words it
-# is the answer ("No they differ", "No, ...", "No it isn't").
-_DETERMINER_NO = re.compile(
-    r"\bno\s+(?!(?:it|its|they|these|those|this|that|the|i|we|you|he|she|there|not|never|way|"
-    r"sorry|because|actually|wait|definitely|absolutely|certainly|both|neither)\b)(?=[^\W\d_])",
-    re.IGNORECASE)
+# "no" before an answer word of the question quantifies it ("no difference", "no modulation",
+# "no doubt"): it is no answer word then, and negates that word ("There is no difference"
+# says they are the same). Before anything else "no" stays the answer ("No they differ").
+_QUANTIFIED_NO = re.compile(r"\bno\s+([^\W\d_]+(?:-[^\W\d_]+)*)", re.IGNORECASE)
+_ALSO_QUANTIFIED = frozenset({"doubt"})
 _QUANTIFIER = "nix"  # what a quantifying "no" is read as: it negates the one word after it
 # same/different said of something: only of the compared things ("the same melody", not
 # "the same rhythm"), or as a statement ("they are the same")
@@ -176,7 +174,9 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
     if _UNCERTAIN.search(text):
         return None, "uncertain answer"
-    text = _DETERMINER_NO.sub(_QUANTIFIER + " ", text)
+    quantified = phrases.yes | phrases.no | _ALSO_QUANTIFIED
+    text = _QUANTIFIED_NO.sub(lambda m: f"{_QUANTIFIER} {m.group(1)}"
+                              if m.group(1).casefold() in quantified else m.group(0), text)
     said = {"no" if (first or last).casefold() in _NO else "yes"
             for first, last in _SAID.findall(text)}
     if len(said) > 1:

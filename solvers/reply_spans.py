@@ -45,6 +45,7 @@ T = TypeVar("T", bound=Hashable)
 
 EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
 SENTENCE_SOURCES = ("answer_sentence",)
+AFTER_ANSWER_SOURCES = ("retraction",)  # a final answer taken back after its line
 FALLBACK_SOURCES = ("last_line", "last_sentence")
 SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
 HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
@@ -54,7 +55,8 @@ MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with
 _RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
                          r"thought|on reflection|let me (?:re)?check)\b", re.IGNORECASE)
 _CONDITIONAL = re.compile(r"\b(?:if|unless|whether|assuming|provided)\b", re.IGNORECASE)
-_CONDITIONAL_OPENING = re.compile(r"\W*(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
+_CONDITIONAL_OPENING = re.compile(
+    r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
 
@@ -198,8 +200,9 @@ def _header_spans(lines: list[str]) -> list[AnswerSpan]:
 
 def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
     """What a reply says after taking its final answer back ("Final Answer: Yes / Wait, ...
-    they are different"), read with that answer: a different answer there is a hedge, not
-    the answer given first (a later answer line is itself an answer line)."""
+    they are different"), read with that answer: a different answer there, or a doubt, is a
+    hedge, not the answer given first. (A plain explanation after the answer line is not
+    read: it names the other options and neighbouring pitches as it explains.)"""
     last = max((i for i, line in enumerate(lines) if _HEADER.search(line)), default=None)
     if last is None:
         return []
@@ -291,6 +294,18 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
 
 
 def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
+    after = [span for span in tier if span.source in AFTER_ANSWER_SOURCES]
+    reading = _read_spans([span for span in tier if span not in after], read_value)
+    if reading.answer is None:
+        return reading  # what follows an answer line never supplies the answer, only vetoes it
+    for span in after:
+        answer, reason, *_via = read_value(span.text, span.source)
+        if reason == HEDGE or answer is not None and answer != reading.answer:  # "Wait, ..."
+            return Reading(None, span.source, HEDGE, span=f"{reading.span}\n{span.text}")
+    return reading
+
+
+def _read_spans(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     found: dict[Hashable, tuple[str, str | None, str]] = {}
     first_reason: str | None = None
     last_answer: Hashable | None = None

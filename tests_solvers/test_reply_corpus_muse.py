@@ -20,7 +20,12 @@ from fixtures.muse.registry import TASKS
 CORPUS = Path(__file__).parent / "reply_corpus"
 # Each held-out set's first reading is its honest figure (docs/reading.md); once read, a set
 # guards against regressions like the hand-written one.
-MIN_AGREEMENT = {"muse_hand": 0.93, "muse_heldout": 0.85, "muse_heldout2": 0.87}
+MIN_AGREEMENT = {"muse_hand": 0.93, "muse_heldout": 0.85, "muse_heldout2": 0.87,
+                 "muse_heldout3": 0.89}
+# Where the reader keeps a documented rule against a set's grader (docs/reading.md): the
+# explicit answer line decides, and an explanation after it is not read (it names other
+# answers as it explains); this reply's grader saw a contradiction.
+RULE_OVER_GRADER = {"muse_heldout3-0074": "yes"}  # "Final Answer: Yes" / "... not identical."
 
 
 def entries_of(name: str) -> list[dict]:
@@ -39,7 +44,9 @@ def test_muse_replies_are_read_as_a_grader_reads(name: str, capsys) -> None:
             agree += 1
         else:
             by_task[entry["task"]] += 1
-            if got is not None:
+            if entry["id"] in RULE_OVER_GRADER:
+                assert got == RULE_OVER_GRADER[entry["id"]], entry["id"]
+            elif got is not None:
                 wrong.append(f"{entry['id']}: read {got!r}, grader {entry['grader']!r}: "
                              f"{entry['reply']!r}")
     with capsys.disabled():
