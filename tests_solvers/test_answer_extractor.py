@@ -395,16 +395,3 @@ def test_pitch_and_mcq_tables_show_assisted_beside_strict():
     plain_mcq = mcq_table(mcq_summary(mcq.drop(columns=["assisted_correct"])))
     assert "assisted accuracy %" not in plain_mcq.columns
 
-
-def test_with_samples_the_assisted_verdict_is_the_majority_of_assisted_answers():
-    """Strict answers none, none, D: the majority sample (the first) is unreadable and its
-    extractor reads B; but the assisted answers are B, D, D, so the assisted verdict is D's."""
-    backend = ScriptedBackend(replies=[UNREADABLE, UNREADABLE, "Final Answer: D"], name="subject")
-    extractor = ScriptedBackend(replies=["Final Answer: B", "Final Answer: D"], name="reader")
-    trial = Trial("subject", "midi", "zero", "standalone", CHORD)
-    result = run_trial_sync(backend, trial, dataclasses.replace(SETTINGS, samples=3), extractor)
-    record = result.record().flat()
-    assert record["samples"]["answers"] == [None, None, "D"] and record["correct"] is False
-    assert record["extracted_answer"] == "D" and record["assisted_correct"] is True
-    assert [(t["sample"], t["text"]) for t in record["extractor_turns"]] == [
-        (0, "Final Answer: B"), (1, "Final Answer: D")]

@@ -176,3 +176,19 @@ def test_bad_sampling_options_are_one_usage_error(given, message):
     with pytest.raises(pytest.UsageError, match=message):
         _check_sampling(_Options(**given))
     _check_sampling(_Options(samples=5, temperature=2.0, top_p=0.01))  # the edges are fine
+
+
+def test_with_samples_the_assisted_verdict_is_the_majority_of_assisted_answers():
+    """Strict answers none, none, D: the majority sample (the first) is unreadable and its
+    extractor reads B; but the assisted answers are B, D, D, so the assisted verdict is D's."""
+    unreadable = "A tense, dark sound; it has to be the diminished one, I'd say."
+    backend = ScriptedBackend(replies=[unreadable, unreadable, "Final Answer: D"], name="subject")
+    extractor = ScriptedBackend(replies=["Final Answer: B", "Final Answer: D"], name="reader")
+    chord17 = next(i for i in items_for("chord", "test") if i.item_id == "chord17")  # answer D
+    trial = Trial("subject", "midi", "zero", "standalone", chord17)
+    result = run_trial_sync(backend, trial, GenerationSettings(samples=3), extractor)
+    record = result.record().flat()
+    assert record["samples"]["answers"] == [None, None, "D"] and record["correct"] is False
+    assert record["extracted_answer"] == "D" and record["assisted_correct"] is True
+    assert [(t["sample"], t["text"]) for t in record["extractor_turns"]] == [
+        (0, "Final Answer: B"), (1, "Final Answer: D")]
