@@ -98,13 +98,13 @@ class YesNoPhrases:
     nouns: frozenset[str] = frozenset()
 
 
-SAMENESS = YesNoPhrases(_SAME, _DIFFERENT, _NOUNS)  # "are these the same melody?"
-
-
 def sameness(*compared: str) -> YesNoPhrases:
     """The phrases of a question whether two things are the same, called ``compared`` too
     ("rhythm", "progression") besides the melody words."""
     return YesNoPhrases(_SAME, _DIFFERENT, _NOUNS | frozenset(compared))
+
+
+SAMENESS = sameness()  # "are these the same melody?"
 
 
 def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
