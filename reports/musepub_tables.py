@@ -36,7 +36,11 @@ def musepub_summary(records: pd.DataFrame, header: dict | None = None) -> pd.Dat
                      **cell_numbers(group, chance=True),
                      "questions_run": int(group["items_run"].max()),
                      "questions_total": int(group["items_total"].max())})
-    rows += _empty_cells(records, (header or {}).get("musepub") or {}, rows)
+    part = (header or {}).get("musepub") or {}
+    rows += _empty_cells(records, part, rows)
+    models = list(dict.fromkeys(records["model"]))
+    task_order = [t["task"] for t in part.get("tasks") or ()] + list(records["task"].unique())
+    rows.sort(key=lambda row: (models.index(row["model"]), task_order.index(row["task"])))
     return pd.DataFrame(rows)
 
 
@@ -44,10 +48,11 @@ def _empty_cells(records: pd.DataFrame, part: dict, rows: list[dict]) -> list[di
     """Rows of n = 0 for the cells the header lists that no question of ran."""
     seen = {tuple(row[k] for k in KEYS) for row in rows}
     prompting = {"standalone": "SYSINST", "cot": "CoT"}
+    about_tasks = {t["task"]: t for t in part.get("tasks") or ()}
     empty = []
     for model in records["model"].unique():
         for task, cells in (part.get("coverage") or {}).items():
-            about = (part.get("tasks") or {}).get(task, {})
+            about = about_tasks.get(task, {})
             for cell, counts in cells.items():
                 shot, _, strategy = cell.partition("/")
                 key = (model, task, prompting.get(strategy, strategy), shot)
