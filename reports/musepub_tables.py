@@ -37,9 +37,10 @@ def musepub_summary(records: pd.DataFrame, header: dict | None = None) -> pd.Dat
                      "questions_run": int(group["items_run"].max()),
                      "questions_total": int(group["items_total"].max())})
     part = (header or {}).get("musepub") or {}
+    part = {**part, "tasks": [t for t in part.get("tasks") or () if isinstance(t, dict)]}
     rows += _empty_cells(records, part, rows)
     models = list(dict.fromkeys(records["model"]))
-    task_order = [t["task"] for t in part.get("tasks") or ()] + list(records["task"].unique())
+    task_order = [t["task"] for t in part["tasks"]] + list(records["task"].unique())
     rows.sort(key=lambda row: (models.index(row["model"]), task_order.index(row["task"])))
     return pd.DataFrame(rows)
 
@@ -48,7 +49,7 @@ def _empty_cells(records: pd.DataFrame, part: dict, rows: list[dict]) -> list[di
     """Rows of n = 0 for the cells the header lists that no question of ran."""
     seen = {tuple(row[k] for k in KEYS) for row in rows}
     prompting = {"standalone": "SYSINST", "cot": "CoT"}
-    about_tasks = {t["task"]: t for t in part.get("tasks") or ()}
+    about_tasks = {t["task"]: t for t in part["tasks"]}
     empty = []
     for model in records["model"].unique():
         for task, cells in (part.get("coverage") or {}).items():
