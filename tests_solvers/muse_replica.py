@@ -11,22 +11,13 @@ import numpy as np
 RATE_HZ = 8000
 
 
-def referenced_clips() -> list[str]:
-    """Every recording the item lists and examples name, relative to ``stimuli/``."""
-    from fixtures.published_muse.protocol import _data
-
-    names = {clip for spec in _data().values() for group in ("A", "B") for row in spec[group]
-             for clip in row["clips"]}
-    names |= {clip for spec in _data().values() for row in spec["examples"]
-              for clip in row["clips"]}
-    return sorted(names)
-
-
 def write_replica(checkout: Path, leave_out: tuple[str, ...] = ()) -> Path:
     """A checkout folder with ``stimuli/`` holding one short distinct tone per file (each
     file's bytes differ, so a pair of two files is never one content hash)."""
     stimuli = checkout / "stimuli"
-    for index, name in enumerate(referenced_clips()):
+    from fixtures.published_muse.protocol import recordings
+
+    for index, name in enumerate(recordings()):
         if name in leave_out:
             continue
         path = stimuli / name
