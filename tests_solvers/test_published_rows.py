@@ -1,0 +1,50 @@
+"""Published rows: the seed papers' tables kept as data, shown beside a run's own numbers."""
+
+from __future__ import annotations
+
+import html
+import subprocess
+from pathlib import Path
+
+from reports.published import CITATIONS, published_rows, published_table
+from reports.tables import load_records
+from tests_solvers import PYTEST
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _one(task: str, **where: str) -> float:
+    rows = [r for r in published_rows(task) if all(r[k] == v for k, v in where.items())]
+    assert len(rows) == 1, rows
+    return rows[0]["accuracy_pct"]
+
+
+def test_the_papers_numbers_are_kept_as_printed():
+    # Table 1 of the companion paper: 3 tasks x 2 modalities x 2 shots x 3 strategies x 3 models
+    assert sum(len(published_rows(t)) for t in ("chord", "syncopation", "transposition")) == 108
+    assert _one("transposition", modality="audio", shot="zero", strategy="standalone",
+                model="Gemini Pro") == 94.74
+    assert _one("chord", modality="midi", shot="few", strategy="cot",
+                model="Gemini Flash") == 97.73
+    assert _one("syncopation", modality="audio", shot="few", strategy="logiclm",
+                model="Qwen2.5-Omni") == 20.00
+    # MUSE's Table B: zero-shot Gemini Pro on key modulation
+    assert _one("muse_modulation", shot="zero", model="Gemini Pro") == 81.66
+    assert all(r["citation"] == CITATIONS[r["source"]] for r in published_rows("chord"))
+
+
+def test_a_core_run_report_shows_the_published_rows_beside_its_own(tmp_path):
+    run_dir = tmp_path / "run"
+    cmd = [*PYTEST, "-q", "-p", "no:cacheprovider", "bench/test_chord.py", "--model", "oracle",
+           "--modality", "audio", "--shot", "zero", "--strategy", "standalone",
+           "-k", "chord12 or chord16", "--run-dir", str(run_dir)]
+    result = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    table = published_table(load_records(run_dir))
+    assert list(table["row"]) == ["oracle (this run)", "Gemini Flash (published)",
+                                  "Gemini Pro (published)", "Qwen2.5-Omni (published)"]
+    assert list(table["accuracy %"]) == [100.0, 31.82, 47.73, 31.82]
+    assert set(table["source"][1:]) == {CITATIONS["carone-table1"]}
+    report = html.unescape((run_dir / "report.html").read_text())
+    assert "Published results (seed papers)" in report
+    assert "Gemini Pro (published)" in report and CITATIONS["carone-table1"] in report
