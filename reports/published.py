@@ -2,8 +2,10 @@
 
 ``reports/published/*.csv`` hold the papers' own tables, one accuracy a row (columns: source,
 task, modality, shot, strategy, model, accuracy_pct, note). ``task`` is the eartest task the
-row matches (empty: no eartest task does), ``shot``/``strategy`` empty when the paper's
-condition has no eartest equivalent (then the row matches any). They are shown in the report
+row matches (empty: no eartest task does, kept as data only); ``modality``, ``shot`` and
+``strategy`` empty when the paper does not split by them (the row matches any), or a value of
+the paper's own (``4-shot``) that no eartest condition has (kept, never shown beside a run's
+cell). The numbers are copied as printed. They are shown in the report
 as "published" rows beside the run's own, labelled with the citation, and never pooled with
 measured numbers. ``published_rows(task)`` is the loader other pages call.
 """
@@ -25,6 +27,15 @@ CITATIONS = {
         "Carone et al., \"The MUSE Benchmark: Probing Music Perception and Auditory Relational "
         "Reasoning in Audio LLMs\", arXiv 2510.19055, repository README Table B "
         "(few-shot accuracy of Gemini Flash and Pro)"),
+    "muse-summary": (
+        "Carone et al., \"The MUSE Benchmark\", arXiv 2510.19055, repository file "
+        "Gemini_Qwen_AF_logs/accuracy_summary_AF3.csv (per-task accuracy of each model)"),
+    "pitchbench-table1": (
+        "\"PitchBench: Measuring Pitch Hearing in Audio-Language Models\", Table 1 "
+        "(per-experiment accuracy; a reply is right if its MIDI, SPN or Hz answer is)"),
+    "muchomusic-table3": (
+        "Weck, Manco et al., \"MuChoMusic: Evaluating Music Understanding in Multimodal "
+        "Audio-Language Models\" (ISMIR 2024), Table 3 (overall accuracy)"),
 }
 FIELDS = ("source", "task", "modality", "shot", "strategy", "model", "accuracy_pct", "note")
 
