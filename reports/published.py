@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from .cells import counted
+
 PUBLISHED_DIR = Path(__file__).with_name("published")
 CITATIONS = {
     "carone-table1": (
@@ -77,7 +79,7 @@ def published_table(df: pd.DataFrame) -> pd.DataFrame:
         if not published:
             continue
         for model, own in cell.groupby("model", sort=True):
-            kept = own[~own["error_class"].isin(_excluded())]
+            kept = counted(own)
             share = kept["correct"].mean() if len(kept) else float("nan")
             rows.append({**names, "row": f"{model} (this run)", "accuracy %": round(100 * share, 1),
                          "n": len(kept), "source": "measured"})
@@ -86,12 +88,6 @@ def published_table(df: pd.DataFrame) -> pd.DataFrame:
             rows.append({**names, "row": label, "accuracy %": row["accuracy_pct"], "n": None,
                          "source": row["citation"]})
     return pd.DataFrame(rows)
-
-
-def _excluded() -> frozenset[str]:
-    from solvers.metrics import DENOMINATOR_EXCLUDED
-
-    return DENOMINATOR_EXCLUDED
 
 
 CAPTION = ("Published results beside this run's: the seed papers' own accuracies for the same "

@@ -207,3 +207,11 @@ def test_terminal_mode_prints_clip_paths_and_reads_typed_answers(tmp_path):
     records = _records(tmp_path / "run")
     assert [(r["turns"][0]["text"], r["parsed_answer"]) for r in records] == [
         ("B", "B"), ("C", "C"), ("Can't tell", None)]
+    # another session (a second person, a retest) on the same cache is asked, not replayed
+    again = [*cmd[:cmd.index("--run-dir") + 1], str(tmp_path / "retest"),
+             *cmd[cmd.index("--run-dir") + 2:]]
+    retest = subprocess.run(again, cwd=REPO, capture_output=True, text=True, timeout=300,
+                            input="\n".join(["1"] * 4 + ["a", "a", "a"]) + "\n")
+    assert retest.returncode in (0, 1), retest.stdout[-3000:] + retest.stderr[-3000:]
+    assert [(r["turns"][0]["text"], r["turns"][0]["cached"])
+            for r in _records(tmp_path / "retest")] == [("A", False)] * 3
