@@ -54,6 +54,24 @@ MAX_FALLBACK_WORDS = 14
 MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
 _RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
                          r"thought|on reflection|let me (?:re)?check)\b", re.IGNORECASE)
+# An explicit retraction of an answer already given, saying it was wrong: after one, only the
+# answer lines that follow it count ("Final Answer: D" ... "Wait, listening again, I was
+# wrong." ... "Final Answer: C" is C); with none after it, the answer is withdrawn. Two final
+# answers with nothing taken back between them ("Wait, the last interval differs.") stay a hedge.
+_ADMISSION = re.compile(
+    r"\bI\s+was\s+(?:wrong|mistaken)\b|\bI\s+(?:made|make)\s+an?\s+(?:mistake|error)\b"
+    r"|\b(?:my|that|the)\s+(?:previous\s+|earlier\s+|first\s+|initial\s+)?answer\s+(?:was|is)\s+"
+    r"(?:wrong|incorrect)\b|\bI\s+take\s+(?:that|it)\s+back\b"
+    r"|\blet\s+me\s+(?:correct|reconsider|revise)\b|\bI\s+(?:need|have)\s+to\s+(?:correct|revise)\b"
+    r"|\brevised\s+(?:final\s+)?answer\b|\bcorrecting\s+(?:myself|my\s+answer)\b",
+    re.IGNORECASE)
+# Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise", "I
+# missed the snare ...". A doubt or a second look alone ("Wait,", "Hmm, on second thought:",
+# "Actually, listening again, the fifth sounds flat.") takes nothing back: a hedge.
+_REVISION = re.compile(
+    _ADMISSION.pattern + r"|\bcorrect(?:ion|ing)\b|\brevis(?:e|ed|ing)\b"
+    r"|\bI\s+(?:missed|misheard|miscounted|overlooked)\b|\bscratch\s+that\b", re.IGNORECASE)
+_STEP_LINE = re.compile(r"^\W*step\s*\d+\b", re.IGNORECASE)  # "Step 3: ...": reasoning
 _CONDITIONAL = re.compile(r"\b(?:if|unless|whether|assuming|provided)\b", re.IGNORECASE)
 _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
@@ -211,6 +229,17 @@ def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
     return [] if start is None else [AnswerSpan(" ".join(after[start:]), "retraction")]
 
 
+def _after_retraction(lines: list[str]) -> list[str]:
+    """The lines after the last explicit retraction that stands between two answer lines (all
+    lines if there is none): answer lines taken back are not read."""
+    answers = [i for i, line in enumerate(lines) if _HEADING.match(line) or _HEADER.search(line)]
+    if len(answers) < 2:
+        return lines
+    taken_back = [i for i in range(answers[0], answers[-1])
+                  if _REVISION.search(lines[i])]
+    return lines[taken_back[-1] + 1:] if taken_back else lines
+
+
 def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     """The reply's answer spans grouped in tiers, most authoritative first (see module doc).
 
@@ -224,7 +253,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     except TooManyCues:
         return []
     lines = [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept]
-    explicit = _header_spans(lines) + [AnswerSpan(text, source) for text, source in boxed_and_json]
+    explicit = (_header_spans(_after_retraction(lines))
+                + [AnswerSpan(text, source) for text, source in boxed_and_json])
     if explicit:
         explicit += _retraction_spans(lines)
     tiers: list[list[AnswerSpan]] = []
@@ -251,7 +281,7 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
             # Short lines just above the last are read with it, so "A\nB" is two answers.
             above = []
             for line in reversed(wordy[-1 - _MAX_TRAILING_LINES:-1]):
-                if _word_count(line) > MAX_TRAILING_WORDS:
+                if _word_count(line) > MAX_TRAILING_WORDS or _STEP_LINE.match(line):
                     break
                 above.insert(0, AnswerSpan(line, "last_line"))
             tiers.append([*above, AnswerSpan(last, "last_line")])
@@ -300,7 +330,8 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
         return reading  # what follows an answer line never supplies the answer, only vetoes it
     for span in after:
         answer, reason, *_via = read_value(span.text, span.source)
-        if reason == HEDGE or answer is not None and answer != reading.answer:  # "Wait, ..."
+        withdrawn = _ADMISSION.search(span.text) and answer is None  # "Wait, I was wrong."
+        if withdrawn or reason == HEDGE or answer is not None and answer != reading.answer:
             return Reading(None, span.source, HEDGE, span=f"{reading.span}\n{span.text}")
     return reading
 
