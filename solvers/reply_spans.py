@@ -131,8 +131,8 @@ _EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note(
 # "I'd go with B", "I will choose the minor chord".
 _CUE_SENTENCE = re.compile(
     r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
-    r"(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
-    r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for)"
+    r"(?:answer|option|choice|guess)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
+    r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for|guess)"
     r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:)"
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
