@@ -34,13 +34,16 @@ __all__ = ["HEDGE", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader", "let
 ReplyReader = Callable[[str], Reading]
 AliasTable = Mapping[str, Iterable[str]]  # option text (or letter) -> other names a grader accepts
 _NONE = Reading(None, None, "no answer in the reply")
+_HEAD = re.compile(r"\s*\(.*$")  # "Ascending (pitch raises over time)" is keyed "Ascending"
 
 
 def letter_aliases(options: Mapping[str, str], aliases: AliasTable | None) -> dict[str, str]:
     """``{alias: letter}`` for the options present: a table keyed by an option's text
-    (case-insensitive) or letter; entries for options this question does not offer are left
-    out, so a table written for eartest's options serves MUSE's own lettering too."""
-    letter_of = {str(text).casefold(): letter for letter, text in options.items()}
+    (case-insensitive, with or without its parenthesis) or letter; entries for options this
+    question does not offer are left out, so a table written for eartest's options serves
+    MUSE's own lettering too."""
+    letter_of = {_HEAD.sub("", str(text)).casefold(): letter for letter, text in options.items()}
+    letter_of |= {str(text).casefold(): letter for letter, text in options.items()}
     letter_of |= {str(letter).casefold(): letter for letter in options}
     table: dict[str, str] = {}
     for key, names in (aliases or {}).items():
