@@ -77,6 +77,10 @@ _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
+# The conclusion closing a long sentence: "I hear no new accidentals ..., so there is no
+# modulation." (read with the sentence's opening; different answers there are a hedge)
+_CONCLUSION = re.compile(r"[,;]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)$",
+                         re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -292,6 +296,9 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         if len(sentences) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
+            conclusion = _CONCLUSION.search(sentences[-1])
+            if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
+                ends.append(conclusion.group("rest"))  # "..., so there is no modulation."
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
