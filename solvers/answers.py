@@ -55,7 +55,11 @@ _YES = frozenset("yes yeah yep yup yea affirmative correct true indeed".split())
 _NO = frozenset("no nope nah negative false incorrect".split())
 _LEAD_IN = frozenset("so thus therefore hence is answer final my believe think say guess".split())
 _SAME = frozenset("same identical transposed transposition transpositions equivalent match matches "
-                  "matched matching".split())
+                  "matched".split())
+# "match" says the compared things are the same only of them ("they match", "the rhythms don't
+# match"), not of a part ("the first notes match").
+_MATCH = frozenset({"match", "matches", "matched"})
+_WHOLE_SUBJECTS = frozenset("they both these all everything two".split())
 _DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar difference "
                        "differences".split())
 # "no" before a word that can open a sentence of its own ("No they differ", "No, ...") is the
@@ -76,7 +80,8 @@ _NO_ANSWER_WORD = "nought"  # a quantifying "no" before no answer word of the qu
 _PHRASE_WORDS_AHEAD = 3  # "no [pitch] [key] differences"
 # same/different said of something: only of the compared things ("the same melody", not
 # "the same rhythm"), or as a statement ("they are the same")
-_ADJECTIVES = (_SAME - {"transposed", "transposition", "transpositions"}
+_ADJECTIVES = (_SAME - {"transposed", "transposition", "transpositions", "match", "matches",
+                         "matched"}
                | _DIFFERENT - {"difference", "differences"})
 # A yes/no word said as an answer: opening a sentence or clause, or closing one ("actually no").
 _SAID = re.compile(r"(?:^|(?<=[.!?;:,\u2014\u2013(-])|(?<=\bactually)|(?<=\bwait))\s*"
@@ -95,10 +100,15 @@ _PREDICATE = frozenset("the are re is s not completely totally entirely quite ve
 _CONTRACTION = re.compile(r"n['\u2019]t\b")
 _CLAUSE = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _NEGATORS = frozenset("not never t isn aren isnt arent neither nor nothing none".split())
-# A negation after an answer word turns it when it negates the clause's verb: "A key modulation
-# does not occur", "differences were not detected", "a modulation never happens".
+# A negation after an answer word turns it when it denies that the thing named occurs: "A key
+# modulation does not occur", "differences were not detected", "a modulation never happens".
+# ("Transposition does not change the intervals" denies something else: no turn.)
+_OCCURRING = frozenset("occur occurs occurred happen happens happened exist exists existed "
+                       "appear appears appeared take takes took present detected found heard "
+                       "noticed audible apparent evident there".split())
 _AUXILIARIES = frozenset("do does did is are was were be been has have had will would can could "
                          "should shall".split())
+_LIMITS = frozenset("until till before except unless only".split())
 _SCOPE_ENDS = frozenset("but and yet though although while whereas so because since".split())
 _CONDITIONALS = frozenset("if whether unless".split())  # the rest of the clause is no answer
 _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|not\s+(?:\w+\s+)?"
@@ -160,6 +170,8 @@ def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
             before = _before_adverbs(words, index)
             if not after and index and before not in _PREDICATE:
                 continue  # "I same": a stray word, not "they are the same"
+        if word in _MATCH and _subject(words, index) not in _WHOLE_SUBJECTS | phrases.nouns:
+            continue
         if turned:
             answer = "no" if answer == "yes" else "yes"
         found.append([answer, index, turned])
@@ -171,6 +183,14 @@ def _before_adverbs(words: list[str], index: int) -> str:
     different", "rhythmically identical")."""
     index -= 1
     while index > 0 and words[index].endswith("ly") and words[index] not in _PREDICATE:
+        index -= 1
+    return words[index] if index >= 0 else ""
+
+
+def _subject(words: list[str], index: int) -> str:
+    """The word before a verb, past negations and auxiliaries ("they do not match")."""
+    index -= 1
+    while index >= 0 and (words[index] in _NEGATORS or words[index] in _AUXILIARIES):
         index -= 1
     return words[index] if index >= 0 else ""
 
@@ -192,10 +212,12 @@ def _turn_back(found: list[list], words: list[str], index: int) -> None:
         return
     if not (words[index] == "never" or words[index - 1] in _AUXILIARIES):
         return  # "transposed intervals, not pitches" negates a noun, not the verb
+    if not set(words[index + 1:index + 3]) & _OCCURRING:
+        return
     last = found[-1]
     between = words[last[1] + 1:index]
-    if set(between) & (_SCOPE_ENDS | _NEGATORS):
-        return
+    if set(between) & (_SCOPE_ENDS | _NEGATORS) or set(words[index:]) & _LIMITS:
+        return  # "A modulation does not occur until the last bar" says it occurs
     last[0], last[2] = ("no" if last[0] == "yes" else "yes"), True
 
 

@@ -32,6 +32,8 @@ PROPERTY = settings(max_examples=150, deadline=None)
     ("There is no key change.", "no"),
     ("The key changes to the dominant.", "yes"),
     ("It never leaves G major.", "no"),
+    ("Modulation is not present.", "no"),
+    ("A modulation does not occur until the last bar.", "yes"),  # it does occur
 ])
 def test_a_negated_verb_turns_the_answer_word_before_it(reply: str, expected: str) -> None:
     assert TASKS["muse_modulation"].extract_answer(reply) == expected
@@ -59,6 +61,13 @@ def test_the_question_s_own_noun_is_answered_by_a_quantifying_no() -> None:
 
 def sameness_with_oddball():
     return sameness(different=("oddball", "oddballs"))
+
+
+def test_match_answers_only_of_the_compared_things() -> None:
+    read = TASKS["muse_rhythm_match"].extract_answer
+    assert read("So they don't match.") == "no"
+    assert read("The two rhythms do not match.") == "no"
+    assert TRANSPOSITION.extract_answer("The first three notes match.") is None  # a part
 
 
 def test_no_before_a_pronoun_stays_the_answer() -> None:
