@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 
 from .answers import SAMENESS, YesNoPhrases, read_yes_no_span, sameness
-from .choices import ChoiceReader
+from .choices import ChoiceReader, options_named
 from .pitch_scoring import span_reader
 from .reply_spans import HEDGE, Reading, read_reply
 
@@ -98,6 +98,8 @@ def lettered_yes_no_reader(options: Mapping[str, str], phrases: YesNoPhrases = S
         if letter is not None:
             return letter, None, *(via or ["letter"])
         if said is not None:
+            if set(options_named(text, choose)) - {letter_of[said]}:
+                return None, HEDGE  # "No. A": the words and a letter disagree
             return letter_of[said], None, "yes_no"
         return None, letter_reason or said_reason
 

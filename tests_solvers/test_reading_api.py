@@ -40,7 +40,8 @@ def test_an_alias_table_keyed_by_option_text_serves_any_lettering() -> None:
     ("The key does not change. B", "B"),
     ("Step 1: Opens in C.\nStep 2: Ends in C.\nStep 3: No modulation.\nB", "B"),
     ("B. Yes, a key modulation occurs.", None),  # letter and words disagree: a hedge
-    ("A or B", None), ("I cannot tell.", None),
+    ("A or B", None), ("I cannot tell.", None), ("No. A", None),
+    ("No modulation; it stays in A major.", "B"), ("It modulates to A minor.", "A"),
 ])
 def test_lettered_yes_no_reads_the_letter_the_text_or_a_yes_no(reply: str, expected) -> None:
     assert lettered_yes_no_reader(KEY_OPTIONS, KEY_CHANGE)(reply).answer == expected
