@@ -72,8 +72,9 @@ _QUANTIFIED_NO = re.compile(r"\bno((?:[^\S\n]+[^\W\d_]+(?:['\u2019-][^\W\d_]+)*)
                             re.IGNORECASE)
 _ANSWER_NO_BEFORE = frozenset(
     "i it its it's they they're these this that that's those there there's we you he she the a "
-    "an not way sorry sir yes no nope wait actually but and so because since as both each "
-    "definitely absolutely certainly".split())
+    "an not way sorry sir yes yeah yep no nope nah wait actually but and or nor so then because "
+    "since as if whether unless both each definitely absolutely certainly maybe perhaps probably "
+    "possibly final answer is vs versus".split())
 _ALSO_QUANTIFIED = frozenset({"doubt"})
 _QUANTIFIER = "nix"  # what a quantifying "no" is read as: it negates the one word after it
 _NO_ANSWER_WORD = "nought"  # a quantifying "no" before no answer word of the question
@@ -256,8 +257,11 @@ def _quantify(match: re.Match, phrases: YesNoPhrases) -> str:
         return match.group(0)  # "No they differ", "No, ..."
     quantified = phrases.yes | phrases.no | _ALSO_QUANTIFIED
     for word in words[:_PHRASE_WORDS_AHEAD]:
-        if word.group().casefold() in quantified:
+        folded = word.group().casefold()
+        if folded in quantified:
             return f"{ahead[:word.start()]} {_QUANTIFIER} {ahead[word.start():]}"
+        if folded in _ANSWER_NO_BEFORE or folded in _PHRASE_END:
+            break  # the noun phrase ended: "No hit is displaced"
     return f"{_NO_ANSWER_WORD}{ahead}"
 
 

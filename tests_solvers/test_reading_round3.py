@@ -74,6 +74,12 @@ def test_no_before_a_pronoun_stays_the_answer() -> None:
     assert TRANSPOSITION.extract_answer("No they differ in the third interval.") == "no"
 
 
+@pytest.mark.parametrize("reply", ["Final Answer: No or Yes", "Final Answer: No vs Same melody",
+                                   "Final Answer: No and yes"])
+def test_no_before_a_conjunction_is_an_answer_and_so_a_hedge(reply: str) -> None:
+    assert TRANSPOSITION.extract_answer(reply) is None
+
+
 def test_an_adverb_before_same_or_different_keeps_it_a_statement() -> None:
     reply = "Final Answer: Yes — the two progressions are functionally different."
     assert TASKS["muse_chord_sequence"].read_answer(reply).error == "hedge"
