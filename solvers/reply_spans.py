@@ -77,6 +77,10 @@ _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
+# An opening phrase that sets the scene before the answer clause: "Ignoring the vibrato, ..."
+_SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\s+aside|"
+                      r"listening\s+(?:closely|carefully|again)|overall|in\s+short|in\s+summary)\b",
+                      re.IGNORECASE)
 # The conclusion closing a long sentence: "I hear no new accidentals ..., so there is no
 # modulation." (read with the sentence's opening; different answers there are a hedge)
 _CONCLUSION = re.compile(r"[,;]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)$",
@@ -146,7 +150,9 @@ _CUE_SENTENCE = re.compile(
 
 
 # Words after an answer sentence, on its line, that qualify it: read with it.
-_AFTERTHOUGHT = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably\s+not|not\s+sure|"
+# ("either" only before an "or": "a quarter-tone either side" doubts nothing)
+_AFTERTHOUGHT = re.compile(r"\b(?:or|either(?=[^.\n]{0,80}\bor\b)|maybe|perhaps|possibly|"
+                           r"probably\s+not|not\s+sure|"
                            r"unsure|actually|wait|instead|rather|though|although|but|however|"
                            r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
                            re.IGNORECASE)
@@ -178,6 +184,8 @@ def _opening_clause(sentence: str) -> str:
     if _word_count(sentence) <= MAX_FALLBACK_WORDS:
         return sentence
     opening, *rest = _CLAUSE_END.split(sentence, maxsplit=1)
+    if rest and _SETTING.match(opening):  # "Ignoring the vibrato, the centre is F4 — ..."
+        opening, *rest = _CLAUSE_END.split(rest[0], maxsplit=1)
     return sentence if rest and _AFTERTHOUGHT.search(rest[0]) else opening
 
 

@@ -196,6 +196,8 @@ def test_choices_a_grader_reads(options, reply, expected) -> None:
     ("Final Answer: four hundred forty hertz", "hz", 69),
     ("Final answer: sixty-one", "midi", 61),
     ("Final Answer: A4 (440 Hz)", "spn", 69),  # the answer itself is A4
+    ("Ignoring the vibrato, the centre is F4 — the wobble goes roughly a quarter-tone either "
+     "side.", "spn", 65),  # a scene-setting opening; "either" without "or" doubts nothing
 ])
 def test_pitches_a_grader_reads(reply: str, notation: str, midi_note: int) -> None:
     answer = pitch_answer_reader("pitch", notation)(reply).answer
