@@ -68,7 +68,7 @@ _DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar d
 # answer word of the question within that phrase ("There are no pitch differences" says they
 # are the same); a phrase without one ("No oddball is present" asked whether two melodies are
 # the same) answers nothing.
-_QUANTIFIED_NO = re.compile(r"\bno((?:[^\S\n]+[^\W\d_]+(?:['\u2019-][^\W\d_]+)*){1,4})",
+_QUANTIFIED_NO = re.compile(r"\bno((?:[^\S\n]+[^\W\d_]+(?:['\u2019-][^\W\d_]+)*){1,6})",
                             re.IGNORECASE)
 _ANSWER_NO_BEFORE = frozenset(
     "i it its it's they they're these this that that's those there there's we you he she the a "
@@ -79,6 +79,7 @@ _ALSO_QUANTIFIED = frozenset({"doubt"})
 _QUANTIFIER = "nix"  # what a quantifying "no" is read as: it negates the one word after it
 _NO_ANSWER_WORD = "nought"  # a quantifying "no" before no answer word of the question
 _PHRASE_WORDS_AHEAD = 3  # "no [pitch] [key] differences"
+_OF_PHRASE = frozenset("of a an any the".split())
 # same/different said of something: only of the compared things ("the same melody", not
 # "the same rhythm"), or as a statement ("they are the same")
 _ADJECTIVES = (_SAME - {"transposed", "transposition", "transpositions", "match", "matches",
@@ -256,11 +257,15 @@ def _quantify(match: re.Match, phrases: YesNoPhrases) -> str:
     if not words or words[0].group().casefold() in _ANSWER_NO_BEFORE:
         return match.group(0)  # "No they differ", "No, ..."
     quantified = phrases.yes | phrases.no | _ALSO_QUANTIFIED
-    for word in words[:_PHRASE_WORDS_AHEAD]:
+    content = 0
+    for word in words:
         folded = word.group().casefold()
         if folded in quantified:
             return f"{ahead[:word.start()]} {_QUANTIFIER} {ahead[word.start():]}"
-        if folded in _ANSWER_NO_BEFORE or folded in _PHRASE_END:
+        if content and folded in _OF_PHRASE:
+            continue  # "no evidence of modulation", "no sign of a key change"
+        content += 1
+        if content >= _PHRASE_WORDS_AHEAD or folded in _ANSWER_NO_BEFORE or folded in _PHRASE_END:
             break  # the noun phrase ended: "No hit is displaced"
     return f"{_NO_ANSWER_WORD}{ahead}"
 

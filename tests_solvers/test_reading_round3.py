@@ -33,6 +33,8 @@ PROPERTY = settings(max_examples=150, deadline=None)
     ("The key changes to the dominant.", "yes"),
     ("It never leaves G major.", "no"),
     ("Modulation is not present.", "no"),
+    ("No evidence of modulation.", "no"),
+    ("The key does not stay the same.", "yes"),
     ("A modulation does not occur until the last bar.", "yes"),  # it does occur
 ])
 def test_a_negated_verb_turns_the_answer_word_before_it(reply: str, expected: str) -> None:
