@@ -164,11 +164,11 @@ def every_family(tmp_path: Path) -> Path:
         f"chord,amin,{notes(tmp_path / 'amin.wav', (57, 60, 64))},,minor,,,",
         f"pitch_a1,a4,{notes(tmp_path / 'a4.wav', (69,))},,,A4,,",
         f"pitch_a1,c3,{notes(tmp_path / 'c3.wav', (48,))},,,48,,",
-        f"pitch_c4,triad,cmaj.wav,,,\"60,64,67\",,",
-        f"muse_instrument,pno,a4.wav,,,,piano,",
+        "pitch_c4,triad,cmaj.wav,,,\"60,64,67\",,",
+        "muse_instrument,pno,a4.wav,,,,piano,",
         f"muse_melody_shape,up,{notes(tmp_path / 'up.wav', (60, 62, 64, 65), False)},,,,,A",
         f"muse_melody_shape,down,{notes(tmp_path / 'down.wav', (65, 64, 62, 60), False)},,,,,B",
-        f"muse_rhythm_match,twice,up.wav,up.wav,,,,,yes",
+        "muse_rhythm_match,twice,up.wav,up.wav,,,,,yes",
     ]
     return write_csv(tmp_path, "task,item_id,audio,audio_2,quality,midi,instrument,shape,same",
                      *[r if r.count(",") == 8 else r + "," for r in rows])
