@@ -198,3 +198,17 @@ def test_a_combination_that_cannot_run_is_one_usage_error(every_family, tmp_path
     assert result.returncode == 4, result.stdout[-2000:] + result.stderr[-2000:]
     assert result.stderr.count("ERROR:") == 1 and "Traceback" not in result.stderr
     assert extra[0] in result.stderr
+
+
+def test_a_graded_experiments_recordings_get_a_report_without_a_threshold(tmp_path: Path):
+    """D2's threshold is fitted over its stimulus levels; a recording has none, and the report
+    once failed on it (KeyError 'delta_cents')."""
+    manifest = write_csv(tmp_path, "task,audio,higher",
+                         f"pitch_d2,{notes(tmp_path / 'up.wav', (60, 62), False)},second")
+    result = subprocess.run(
+        [*PYTEST, "bench/test_pitch", "-q", "-p", "no:cacheprovider", "--run-dir",
+         str(tmp_path / "run"), "--stimuli-manifest", str(manifest), "--model", "oracle"],
+        cwd=REPO, capture_output=True, text=True, timeout=600,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    assert (tmp_path / "run" / "report.html").is_file()
