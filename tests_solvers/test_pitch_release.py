@@ -141,3 +141,19 @@ def test_a_release_with_no_mapped_configuration_is_a_usage_error(tmp_path: Path)
         str(tmp_path / "pitchbench_e5_vibrato" / "test.parquet"))
     with pytest.raises(pytest.UsageError, match="no configuration of an experiment"):
         load_release(str(tmp_path))
+
+
+def test_audio_beside_the_data_is_found_and_a_row_without_its_answer_is_named(tmp_path):
+    from fixtures.pitch.release import load_release
+
+    config = tmp_path / "pitchbench_a1_pitch_id"
+    config.mkdir()
+    (config / "tone.wav").write_bytes(wav_bytes((64,)))
+    datasets.Dataset.from_list([{"audio": "tone.wav", "midi": 64}]).to_parquet(
+        str(config / "test.parquet"))
+    items, _ = load_release(str(tmp_path))
+    assert [(i.truth, Path(i.recordings[0]).name) for i in items["a1"]] == [((64,), "tone.wav")]
+    datasets.Dataset.from_list([{"audio": "tone.wav", "midi": None}]).to_parquet(
+        str(config / "test.parquet"))
+    with pytest.raises(pytest.UsageError, match=r"row 1: no answer field \(midi or gt_midi\)"):
+        load_release(str(tmp_path))
