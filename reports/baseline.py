@@ -307,7 +307,8 @@ def cell_gaps(baseline: Baseline, summary: pd.DataFrame, partial: bool) -> list[
                         f"trials{': ' + why if why else ''})")
         elif base is None:
             if not partial:
-                gaps.append(f"{name}: measured now, but the baseline has no such cell")
+                gaps.append(f"{name}: measured now, but the baseline has no such cell "
+                            "(--gate-partial allows that)")
         elif not base["n"]:
             gaps.append(f"{name}: the baseline measured nothing in this cell (n = 0)")
         else:
@@ -316,7 +317,7 @@ def cell_gaps(baseline: Baseline, summary: pd.DataFrame, partial: bool) -> list[
         for cell, base in held_cells(baseline, model).items():
             if (model, cell) not in measured and not partial:
                 gaps.append(f"{model} {'/'.join(cell)}: {base['correct']}/{base['n']} in the "
-                            "baseline, not measured in this run")
+                            "baseline, not measured in this run (--gate-partial allows that)")
     if not gaps and not compared:
         gaps.append("no cell of this run has a counterpart in the baseline: nothing compared")
     return gaps

@@ -252,7 +252,7 @@ class RecordPlugin:
             return
         from . import artifacts, assisted, controls, gate_verdict, tables
         from . import baseline as baseline_plugin
-        from .run_health import health_problem
+        from .run_health import DEFAULT_MAX_ERROR_RATE, health_problem
 
         df = tables.load_records(self.writer.path)
         config = self.config
@@ -271,9 +271,10 @@ class RecordPlugin:
             written = artifacts.write_artifacts(df, self.writer.run_dir, header)
             self.lines.append(f"eartest: report in {written['report.html']}")
         # a run that measured nothing, or mostly failures, is flagged, never saved or passed
-        problem = health_problem(real, config.getoption("max_error_rate"), len(self.missing))
+        problem = health_problem(real, config.getoption("max_error_rate", DEFAULT_MAX_ERROR_RATE),
+                                 len(self.missing))
         self.lines += [f"eartest: WARNING: {problem}"] if problem else []
-        if save_to := config.getoption("baseline_save"):
+        if save_to := config.getoption("baseline_save", None):
             self.lines += gate_verdict.save_checked(session, real, Path(save_to), problem)
         baseline = config.stash.get(baseline_plugin.BASELINE_KEY, None)
         if baseline is not None:
