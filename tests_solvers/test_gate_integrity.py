@@ -19,6 +19,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from fixtures.backends.base import GenerationSettings, Response
+from fixtures.backends.scripted import ScriptedBackend
+from fixtures.runner import Trial, run_trial_sync
+from fixtures.tasks.catalog import items_for
 from reports.baseline import Baseline, baseline_from_records, gate_failures
 from reports.compare import compare_runs
 from reports.run_health import health_problem
@@ -131,6 +135,24 @@ def test_defect14_failed_samples_take_no_part_in_majority_or_agreement() -> None
     unread = summarize([None, None, "A"], [False, False, True], [0, 1, 2],
                        ["no_final_answer", "no_final_answer", None])
     assert unread.majority_answer is None and unread.agreement == pytest.approx(2 / 3)
+
+
+def test_defect14_a_trial_is_its_real_answer_or_else_its_failure() -> None:
+    """Through the real runner: two failed requests and one right answer, then three failed."""
+    chord = items_for("chord", "test")[0]
+    trial = Trial("subject", "midi", "zero", "standalone", chord)
+    failed = Response("", finish_reason="error", error="HTTP 400: quota exhausted")
+    answer = f"Final Answer: {chord.answer}"
+    backend = ScriptedBackend(replies=[failed, failed, answer], name="subject")
+    record = run_trial_sync(backend, trial, GenerationSettings(samples=3)).record().flat()
+    assert record["correct"] is True and record["error_class"] is None
+    assert record["samples"]["agreement"] == 1.0 and record["samples"]["mean_accuracy"] == 1.0
+    backend = ScriptedBackend(replies=[failed] * 3, name="subject")
+    result = run_trial_sync(backend, trial, GenerationSettings(samples=3))
+    record = result.record().flat()
+    assert record["correct"] is False and record["error_class"] == "backend_error"
+    assert record["samples"]["agreement"] is None
+    assert "every sample failed" in result.explain()
 
 
 def test_defect14_a_sampled_cell_does_not_count_errors_agreeing() -> None:
