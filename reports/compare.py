@@ -33,8 +33,9 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
     FileNotFoundError
         If a path holds no trial records.
     ValueError
-        For malformed records, runs that disagree on a trial's cell, or runs that share no
-        trial (every row would read n = 0).
+        For malformed records, runs that disagree on a trial's cell, runs that share no
+        trial, or runs whose shared trials are all excluded from accuracy (every row would
+        read n = 0; the message tells the two apart).
     """
     # control trials (reports.controls) would share their real trials' cells: left out
     df_a, df_b = real_records(load_records(run_a)), real_records(load_records(run_b))
