@@ -104,28 +104,30 @@ class BaselineError(ValueError):
 
 def check_baseline(data: dict) -> None:
     """Raise BaselineError naming the first thing in a baseline's JSON this eartest cannot read
-    as written: an unknown version, an outcome outside :data:`OUTCOMES`, an impossible cell
-    count or sample flag (a gate must not compare against values it guessed at)."""
+    as written: an unknown version, an outcome outside :data:`OUTCOMES`, a cell without its
+    axes or with impossible counts, a sample flag other than 0/1 (a gate must not compare
+    against values it guessed at)."""
     version = data["baseline_version"]
     if version != BASELINE_VERSION or isinstance(version, bool):
-        raise BaselineError(f"baseline_version {version!r} is not {BASELINE_VERSION}, the only "
-                         "version this eartest reads")
+        raise BaselineError(f"baseline_version {version!r} is not {BASELINE_VERSION}, the "
+                            "only version this eartest reads")
     for model, held in data["models"].items():
         for trial_id, value in held["trials"].items():
             if value not in OUTCOMES:
-                raise BaselineError(f"model {model!r}, trial {trial_id}: outcome {value!r} is not "
-                                 f"one of {', '.join(OUTCOMES)}")
+                raise BaselineError(f"model {model!r}, trial {trial_id}: outcome {value!r} is "
+                                    f"not one of {', '.join(OUTCOMES)}")
         for cell in held["cells"]:
-            correct, n = cell["correct"], cell["n"]
-            counts = (correct, n)
-            if not all(type(c) is int for c in counts) or not 0 <= correct <= n:
-                raise BaselineError(f"model {model!r}, cell {cell.get('task')}/"
-                                 f"{cell.get('modality')}/{cell.get('shot')}/"
-                                 f"{cell.get('strategy')}: {correct!r} correct of n = {n!r}")
+            name = "/".join(str(cell.get(key)) for key in CELL_KEYS)
+            correct, n = cell.get("correct"), cell.get("n")
+            if not all(isinstance(cell.get(key), str) for key in CELL_KEYS):
+                raise BaselineError(f"model {model!r}: a cell without its {', '.join(CELL_KEYS)}")
+            if not (type(correct) is int and type(n) is int and 0 <= correct <= n):
+                raise BaselineError(f"model {model!r}, cell {name}: {correct!r} correct of "
+                                    f"n = {n!r}")
         for trial_id, flags in held.get("samples", {}).items():
-            if not all(flag in (0, 1) and type(flag) is int for flag in flags):
-                raise BaselineError(f"model {model!r}, trial {trial_id}: samples {flags!r} are not "
-                                 "0/1 outcomes")
+            if not all(type(flag) is int and flag in (0, 1) for flag in flags):
+                raise BaselineError(f"model {model!r}, trial {trial_id}: samples {flags!r} are "
+                                    "not 0/1 outcomes")
 
 
 def outcome(record_correct: bool, error_class: str | None) -> str:

@@ -191,7 +191,9 @@ def test_defect19_compare_says_every_shared_trial_is_excluded(tmp_path: Path) ->
     (lambda b: b.update(baseline_version=99), "baseline_version 99 is not 1"),
     (lambda b: b["models"]["m"]["trials"].update({"x/y": "maybe"}), "outcome 'maybe'"),
     (lambda b: b["models"]["m"]["cells"][0].update(correct=30), "30 correct of n = 20"),
-], ids=["version-99", "outcome-maybe", "impossible-cell"])
+    (lambda b: b["models"]["m"]["cells"][0].pop("task"), "a cell without its task"),
+    (lambda b: b["models"]["m"].update(samples={"x/y": [1, 2]}), "samples [1, 2] are not 0/1"),
+], ids=["version-99", "outcome-maybe", "impossible-cell", "cell-without-task", "sample-flag-2"])
 def test_defect20_a_baseline_with_unknown_values_is_one_usage_error(tmp_path, change,
                                                                     message) -> None:
     data = baseline_from_records(_healthy())
