@@ -38,10 +38,13 @@ import pytest
 from solvers.metrics import DENOMINATOR_EXCLUDED, one_sided_drop_test
 
 from . import tables
+from .run_health import DEFAULT_MAX_ERROR_RATE
 from .sampled import has_samples
 from .sampled_gate import baseline_samples, sampled_gate_failures
 
 BASELINE_VERSION = 1
+CELL_KEYS = ("task", "modality", "shot", "strategy")  # a baseline cell, within a model
+OUTCOMES = ("passed", "failed", "excluded")
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -57,8 +60,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="with --baseline: fail the run when a cell's accuracy drops below the "
                     "baseline's by more than chance allows (one-sided exact test at ALPHA)")
     group.addoption("--gate-partial", action="store_true",
-                    help="with --gate: accept a baseline that holds only some of the run's "
-                    "trials (by default that fails the gate, as one that holds none always does)")
+                    help="with --gate: accept a baseline and a run that overlap only in part "
+                    "(by default a run trial or cell the baseline lacks, or a baseline cell "
+                    "the run did not measure, fails the gate)")
+    group.addoption("--max-error-rate", type=float, default=DEFAULT_MAX_ERROR_RATE,
+                    metavar="SHARE",
+                    help="share of trials that may get no answer because the run broke "
+                    "(backend_error, empty_output, no record) before the gate fails, "
+                    "--baseline-save refuses and the run is flagged (0..1, default "
+                    f"{DEFAULT_MAX_ERROR_RATE})")
 
 
 @dataclass(frozen=True)
@@ -72,17 +82,52 @@ class Baseline:
     def load(cls, path: Path) -> Baseline:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
+            check_baseline(data)
             models = data["models"]
             outcomes = {m: dict(v["trials"]) for m, v in models.items()}
             cells = {m: list(v["cells"]) for m, v in models.items()}
             samples = {m: dict(v["samples"]) for m, v in models.items() if "samples" in v}
         except FileNotFoundError:
             raise pytest.UsageError(f"--baseline: no such file {path}") from None
+        except BaselineError as exc:
+            raise pytest.UsageError(f"--baseline: {path} cannot be read: {exc}") from None
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise pytest.UsageError(
                 f"--baseline: {path} is not an eartest baseline ({type(exc).__name__}: {exc})"
             ) from None
         return cls(path, outcomes, cells, samples or None)
+
+
+class BaselineError(ValueError):
+    """A baseline file that parses as JSON but holds values this eartest does not know."""
+
+
+def check_baseline(data: dict) -> None:
+    """Raise BaselineError naming the first thing in a baseline's JSON this eartest cannot read
+    as written: an unknown version, an outcome outside :data:`OUTCOMES`, a cell without its
+    axes or with impossible counts, a sample flag other than 0/1 (a gate must not compare
+    against values it guessed at)."""
+    version = data["baseline_version"]
+    if version != BASELINE_VERSION or isinstance(version, bool):
+        raise BaselineError(f"baseline_version {version!r} is not {BASELINE_VERSION}, the "
+                            "only version this eartest reads")
+    for model, held in data["models"].items():
+        for trial_id, value in held["trials"].items():
+            if value not in OUTCOMES:
+                raise BaselineError(f"model {model!r}, trial {trial_id}: outcome {value!r} is "
+                                    f"not one of {', '.join(OUTCOMES)}")
+        for cell in held["cells"]:
+            name = "/".join(str(cell.get(key)) for key in CELL_KEYS)
+            correct, n = cell.get("correct"), cell.get("n")
+            if not all(isinstance(cell.get(key), str) for key in CELL_KEYS):
+                raise BaselineError(f"model {model!r}: a cell without its {', '.join(CELL_KEYS)}")
+            if not (type(correct) is int and type(n) is int and 0 <= correct <= n):
+                raise BaselineError(f"model {model!r}, cell {name}: {correct!r} correct of "
+                                    f"n = {n!r}")
+        for trial_id, flags in held.get("samples", {}).items():
+            if not all(type(flag) is int and flag in (0, 1) for flag in flags):
+                raise BaselineError(f"model {model!r}, trial {trial_id}: samples {flags!r} are "
+                                    "not 0/1 outcomes")
 
 
 def outcome(record_correct: bool, error_class: str | None) -> str:
@@ -133,6 +178,9 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError("--gate compares against a baseline: give --baseline PATH too")
     if config.getoption("gate_partial") and gate is None:
         raise pytest.UsageError("--gate-partial qualifies --gate: give --gate ALPHA too")
+    if not 0 <= config.getoption("max_error_rate") <= 1:
+        raise pytest.UsageError("--max-error-rate takes a share between 0 and 1, got "
+                                f"{config.getoption('max_error_rate')}")
     if config.getoption("baseline_strict") and not path:
         raise pytest.UsageError("--baseline-strict needs --baseline PATH")
     if path:
@@ -209,28 +257,69 @@ def regressions(baseline: Baseline, df: pd.DataFrame) -> list[str]:
     return sorted(found)
 
 
-def gate_failures(baseline: Baseline, df: pd.DataFrame, alpha: float) -> list[str]:
-    """Cells whose accuracy fell below the baseline's by more than chance allows."""
+def gate_failures(baseline: Baseline, df: pd.DataFrame, alpha: float,
+                  partial: bool = False) -> list[str]:
+    """Cells whose accuracy fell below the baseline's by more than chance allows, and every
+    cell the gate could not compare (:func:`cell_gaps`): a gate never passes on nothing."""
+    summary = tables.cell_summary(df, samples=False)
+    gaps = cell_gaps(baseline, summary, partial)
     if has_samples(df) or baseline.samples:
         if not (has_samples(df) and baseline.samples):
             which = "this run has" if has_samples(df) else "the baseline has"
-            return [f"only {which} --samples: a sampled run and a single-sample one measure "
-                    "different accuracies; gate against a baseline made with the same --samples"]
-        return sampled_gate_failures(baseline.samples, df, alpha)
-    summary = tables.cell_summary(df)
+            return [*gaps, f"only {which} --samples: a sampled run and a single-sample one "
+                    "measure different accuracies; gate against a baseline made with the same "
+                    "--samples"]
+        return gaps + sampled_gate_failures(baseline.samples, df, alpha)
     failures = []
-    for (model, task, modality, shot, strategy), row in summary.iterrows():
-        for base in baseline.cells.get(model, []):
-            if (base["task"], base["modality"], base["shot"], base["strategy"]) != (
-                task, modality, shot, strategy
-            ):
-                continue
-            p_value = one_sided_drop_test(int(row["correct"]), int(row["n"]),
-                                          base["correct"], base["n"])
-            if p_value < alpha:
-                failures.append(
-                    f"{model} {task}/{modality}/{shot}/{strategy}: "
-                    f"{int(row['correct'])}/{int(row['n'])} now vs "
-                    f"{base['correct']}/{base['n']} in the baseline (p = {p_value:.2g})"
-                )
-    return failures
+    for (model, *cell), row in summary.iterrows():
+        base = held_cells(baseline, model).get(tuple(cell))
+        if base is None or not base["n"] or not row["n"]:
+            continue  # not compared: cell_gaps names it unless --gate-partial allows it
+        p_value = one_sided_drop_test(int(row["correct"]), int(row["n"]),
+                                      base["correct"], base["n"])
+        if p_value < alpha:
+            failures.append(
+                f"{model} {'/'.join(cell)}: {int(row['correct'])}/{int(row['n'])} now vs "
+                f"{base['correct']}/{base['n']} in the baseline (p = {p_value:.2g})"
+            )
+    return gaps + failures
+
+
+def held_cells(baseline: Baseline, model: str) -> dict[tuple, dict]:
+    """The baseline's cells of ``model`` by (task, modality, shot, strategy)."""
+    return {tuple(c[k] for k in CELL_KEYS): c for c in baseline.cells.get(model, [])}
+
+
+def cell_gaps(baseline: Baseline, summary: pd.DataFrame, partial: bool) -> list[str]:
+    """The cells a gate on the run's ``summary`` (:func:`reports.tables.cell_summary`) cannot
+    compare, each named: a measured cell with n = 0 or whose baseline cell has n = 0, always;
+    a measured cell the baseline lacks and a baseline cell of a measured model the run did not
+    measure, unless ``partial``; and, when no cell at all is compared, that."""
+    gaps, measured, compared = [], set(), 0
+    for (model, *cell), row in summary.iterrows():
+        if model not in baseline.outcomes:
+            continue  # a model the baseline lacks: coverage_problem's (and a warning's) matter
+        name = f"{model} {'/'.join(cell)}"
+        measured.add((model, tuple(cell)))
+        base = held_cells(baseline, model).get(tuple(cell))
+        if not row["n"]:
+            why = ", ".join(f"{c} {int(row[c])}" for c in sorted(DENOMINATOR_EXCLUDED)
+                            if c in row and row[c])
+            gaps.append(f"{name}: nothing measured now (n = 0 of {int(row['n_trials'])} "
+                        f"trials{': ' + why if why else ''})")
+        elif base is None:
+            if not partial:
+                gaps.append(f"{name}: measured now, but the baseline has no such cell "
+                            "(--gate-partial allows that)")
+        elif not base["n"]:
+            gaps.append(f"{name}: the baseline measured nothing in this cell (n = 0)")
+        else:
+            compared += 1
+    for model in sorted({model for model, _ in measured}):
+        for cell, base in held_cells(baseline, model).items():
+            if (model, cell) not in measured and not partial:
+                gaps.append(f"{model} {'/'.join(cell)}: {base['correct']}/{base['n']} in the "
+                            "baseline, not measured in this run (--gate-partial allows that)")
+    if not gaps and not compared:
+        gaps.append("no cell of this run has a counterpart in the baseline: nothing compared")
+    return gaps

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pandas as pd
 
+from .cells import excluded
 from .controls import real_records
 from .sampled import has_samples
 from .sampled_gate import format_sampled_comparison, sampled_comparison
-from .stats import format_comparison, paired_comparison
+from .stats import ALL, format_comparison, paired_comparison
 from .tables import load_records
 
 
@@ -32,8 +33,9 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
     FileNotFoundError
         If a path holds no trial records.
     ValueError
-        For malformed records, runs that disagree on a trial's cell, or runs that share no
-        trial (every row would read n = 0).
+        For malformed records, runs that disagree on a trial's cell, runs that share no
+        trial, or runs whose shared trials are all excluded from accuracy (every row would
+        read n = 0; the message tells the two apart).
     """
     # control trials (reports.controls) would share their real trials' cells: left out
     df_a, df_b = real_records(load_records(run_a)), real_records(load_records(run_b))
@@ -43,7 +45,15 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
         "",
     ]
     table = paired_comparison(df_a, df_b)
-    if not table["n_pairs"].sum():
+    cells = table[table["modality"] != ALL]  # (the per-task rows repeat the cells' counts)
+    if not cells["n_pairs"].sum() and cells["n_excluded"].sum():
+        raise ValueError(
+            f"{run_a} and {run_b} share trials, but all {int(cells['n_excluded'].sum())} trials "
+            "they share are excluded from accuracy in one run or both (no answer to judge: "
+            f"{_excluded_classes(df_a, df_b, 'A')}; {_excluded_classes(df_b, df_a, 'B')}); "
+            "nothing to compare"
+        )
+    if not cells["n_pairs"].sum():
         raise ValueError(
             f"{run_a} and {run_b} have no trial in common (no trial_id of one run is in the "
             "other, for the models compared); nothing to compare"
@@ -52,6 +62,14 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
     if has_samples(df_a) and has_samples(df_b):  # --samples K: majority above, mean here
         text += format_sampled_comparison(sampled_comparison(df_a, df_b))
     return text
+
+
+def _excluded_classes(df: pd.DataFrame, other: pd.DataFrame, run: str) -> str:
+    """``"A: backend_error 6"``: the records of ``df`` whose trial ``other`` also holds and
+    that are excluded from accuracy, by error class."""
+    shared = df["trial_id"].isin(set(other["trial_id"]))
+    classes = df.loc[shared & excluded(df), "error_class"].value_counts()
+    return f"{run}: " + (", ".join(f"{name} {n}" for name, n in classes.items()) or "none")
 
 
 def _models(df: pd.DataFrame) -> str:

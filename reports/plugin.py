@@ -26,8 +26,6 @@ from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-
-MAX_LISTED = 25  # regressions printed in the terminal; the run directory has all of them
 REPORTED_PACKAGES = (
     "numpy", "mido", "pyfluidsynth", "soundfile", "pandas", "matplotlib", "statsmodels",
     "pytest", "pytest-xdist",
@@ -248,9 +246,13 @@ class RecordPlugin:
         if not self.writer.count and not self.earlier:
             if not state["complete"] and self.collected:
                 self._mark_unstarted(state)
+            from .gate_verdict import nothing_recorded
+
+            self.lines += nothing_recorded(session)  # a gate never passes on nothing
             return
-        from . import artifacts, assisted, controls, tables
+        from . import artifacts, assisted, controls, gate_verdict, tables
         from . import baseline as baseline_plugin
+        from .run_health import DEFAULT_MAX_ERROR_RATE, health_problem
 
         df = tables.load_records(self.writer.path)
         config = self.config
@@ -268,13 +270,16 @@ class RecordPlugin:
             header = run_header(config, self.writer.run_dir, self.started) | state
             written = artifacts.write_artifacts(df, self.writer.run_dir, header)
             self.lines.append(f"eartest: report in {written['report.html']}")
-        save_to = config.getoption("baseline_save")
-        if save_to:
-            baseline_plugin.save_baseline(real, Path(save_to))
-            self.lines.append(f"eartest: baseline saved to {save_to}")
+        # a run that measured nothing, or mostly failures, is flagged, never saved or passed
+        problem = health_problem(real, config.getoption("max_error_rate", DEFAULT_MAX_ERROR_RATE),
+                                 len(self.missing))
+        self.lines += [f"eartest: WARNING: {problem}"] if problem else []
+        if save_to := config.getoption("baseline_save", None):
+            self.lines += gate_verdict.save_checked(session, real, Path(save_to), problem)
         baseline = config.stash.get(baseline_plugin.BASELINE_KEY, None)
         if baseline is not None:
-            self._apply_baseline(session, baseline, real)
+            self.lines += gate_verdict.apply_baseline(session, baseline, real, self.writer.run_dir,
+                                                      self.harness_failures, problem)
 
     def _mark_unstarted(self, state: dict) -> None:
         """Interrupted before any record (in the prefetch): leave what --resume needs."""
@@ -298,47 +303,6 @@ class RecordPlugin:
                               "the resume answered wrong")
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
-    def _apply_baseline(self, session: pytest.Session, baseline, df) -> None:
-        from . import baseline as baseline_plugin
-
-        for model in sorted(set(df["model"]) - set(baseline.outcomes)):
-            self.lines.append(
-                f"eartest: WARNING: baseline {baseline.path} has no trials of model {model!r} "
-                f"(it has {', '.join(sorted(baseline.outcomes)) or 'none'}); nothing compared"
-            )
-        regressed = baseline_plugin.regressions(baseline, df)
-        if regressed:
-            listing = self.writer.run_dir / "regressions.txt"
-            listing.write_text("".join(f"{name}\n" for name in regressed), encoding="utf-8")
-            self.lines.append(
-                f"eartest: {len(regressed)} regressions against {baseline.path} "
-                f"(all listed in {listing}):"
-            )
-            self.lines += [f"  {name}" for name in regressed[:MAX_LISTED]]
-            if len(regressed) > MAX_LISTED:
-                self.lines.append(f"  ... and {len(regressed) - MAX_LISTED} more")
-        alpha = self.config.getoption("gate")
-        if alpha is None:
-            return
-        partial = self.config.getoption("gate_partial")
-        pairs = zip(df["model"], df["trial_id"], strict=True)
-        if problem := baseline_plugin.coverage_problem(baseline, pairs, partial):
-            self.lines.append(f"eartest: gate at alpha {alpha} FAILED: {problem}")
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-            return
-        failures = baseline_plugin.gate_failures(baseline, df, alpha)
-        if failures:
-            self.lines.append(f"eartest: gate at alpha {alpha} FAILED for {len(failures)} cells:")
-            self.lines += [f"  {line}" for line in failures]
-            session.exitstatus = pytest.ExitCode.TESTS_FAILED
-            return
-        self.lines.append(f"eartest: gate at alpha {alpha} passed")
-        # Under --gate the verdict is the gate's: wrong answers of a nondeterministic model
-        # are reported above but do not fail the run; an error in the harness still does.
-        if session.exitstatus == pytest.ExitCode.TESTS_FAILED and not self.harness_failures:
-            self.lines.append("eartest: wrong answers are reported, not failed, under --gate")
-            session.exitstatus = pytest.ExitCode.OK
-
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_terminal_summary(self, terminalreporter):
         """Around pytest's own summary, so the table comes after the list of failures."""
@@ -357,8 +321,8 @@ class RecordPlugin:
                 f"eartest: {len(self.missing)} trials ended without a record "
                 f"(errors before judging), e.g. {self.missing[0]}"
             )
-        for line in self.lines:
-            terminalreporter.write_line(line)
+        for line in self.lines:  # warnings and failed verdicts stand out
+            terminalreporter.write_line(line, red=" WARNING: " in line or " FAILED" in line)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -41,7 +41,8 @@ def items_of(frame: pd.DataFrame) -> pd.Series:
 
 def item_counts(frame: pd.DataFrame) -> pd.DataFrame:
     """Per item of ``frame``: right samples and counted samples (summed over its trials, e.g.
-    MCQ repeats), its trials' mean agreement. A record without samples is one sample."""
+    MCQ repeats), its trials' mean agreement (NaN when every sample failed). A record without
+    samples is one sample."""
     rows = []
     samples = frame["samples"] if "samples" in frame.columns else [None] * len(frame)
     for item, outcome, correct, error in zip(items_of(frame), samples, frame["correct"],
@@ -50,7 +51,9 @@ def item_counts(frame: pd.DataFrame) -> pd.DataFrame:
             kept = [right for right, why in zip(outcome["correct"], outcome["errors"],
                                                 strict=True)
                     if why not in DENOMINATOR_EXCLUDED]
-            rows.append((item, sum(kept), len(kept), outcome["agreement"]))
+            agreement = outcome["agreement"]  # None: every sample failed, none agreed
+            rows.append((item, sum(kept), len(kept),
+                         math.nan if agreement is None else agreement))
         else:
             counted = error not in DENOMINATOR_EXCLUDED
             rows.append((item, int(bool(correct) and counted), int(counted), 1.0))
@@ -88,7 +91,9 @@ def sample_fields(frame: pd.DataFrame, on: bool, seed: int = 0) -> dict:
         low, high = min(low, naive[0]), max(high, naive[1])  # independent draws (deff >= 1)
     ks = [len(s["answers"]) for s in frame.get("samples", pd.Series([], dtype=object))
           if isinstance(s, dict)]
-    agreement = cluster_bootstrap_interval(items["agreement"], [1] * len(items), seed=seed)
+    agreed = items["agreement"].notna()  # an item whose every sample failed has none
+    agreement = cluster_bootstrap_interval(items["agreement"].fillna(0.0), agreed.astype(int),
+                                           seed=seed)
     return {"samples_k": max(ks, default=1), "mean_accuracy": mean, "mean_ci_low": low,
             "mean_ci_high": high, "naive_ci_low": naive[0], "naive_ci_high": naive[1],
             "agreement": agreement[0], "agreement_ci_low": agreement[1],

@@ -33,6 +33,11 @@ def sample_flags(outcome: dict) -> list[int]:
             if error not in DENOMINATOR_EXCLUDED]
 
 
+def counted_samples(group: pd.DataFrame) -> int:
+    """How many samples of the records ``group`` count towards accuracy."""
+    return sum(len(sample_flags(o)) for o in group["samples"] if isinstance(o, dict))
+
+
 def baseline_samples(df: pd.DataFrame) -> dict[str, dict[str, list[int]]]:
     """Per model, per trial id: its counted sample outcomes (empty for a single-sample run)."""
     if not has_samples(df):
@@ -67,13 +72,17 @@ def paired_items(group: pd.DataFrame, base: dict[str, list[int]]
 def sampled_gate_failures(stored: dict[str, dict[str, list[int]]], df: pd.DataFrame,
                           alpha: float) -> list[str]:
     """Cells whose mean accuracy fell below the baseline's, Holm-adjusted across cells."""
-    tested = []
+    tested, failures = [], []
     for (model, *cell), group in df.groupby(["model", *GATE_KEYS], sort=False):
-        now, was, counts = paired_items(group, stored.get(str(model), {}))
+        if str(model) not in stored:
+            continue  # a model the baseline lacks: the coverage check's matter
+        now, was, counts = paired_items(group, stored[str(model)])
         if now:
             tested.append((model, cell, now, was, paired_drop_p(now, was, denominators=counts)))
+        elif counted_samples(group):  # n = 0 cells are named by reports.baseline.cell_gaps
+            failures.append(f"{model} {'/'.join(cell)}: no item answered now was answered in "
+                            "the baseline: nothing compared")
     adjusted = holm([p for *_, p in tested])
-    failures = []
     for (model, cell, now, was, p_value), p_holm in zip(tested, adjusted, strict=True):
         if p_holm < alpha:
             failures.append(

@@ -5,6 +5,12 @@ the answer given most often, ties going to the one given first (the lowest sampl
 sample with no answer read counting as the answer "none", which is never right. Agreement is
 the share of samples that gave the majority answer.
 
+A sample that produced nothing to judge (an error class of
+:data:`solvers.metrics.DENOMINATOR_EXCLUDED`: a failed request, an empty or cut reply) is no
+answer of the model's: it takes no part in the majority, the agreement or the mean accuracy,
+so two failed requests can neither outvote a real answer nor "agree". When every sample
+failed, the trial is the first sample's failure and has no agreement or mean accuracy.
+
 The analytic values are what a uniform guesser over ``m`` options gets, and what a model that
 is right with probability ``p`` per sample gets on a yes/no-like question (one wrong answer),
 so tests and reports can check a run against them. Pure: no I/O.
@@ -17,6 +23,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
 
+from .metrics import DENOMINATOR_EXCLUDED
+
 
 @dataclass(frozen=True)
 class SampleOutcomes:
@@ -26,10 +34,10 @@ class SampleOutcomes:
     correct: list  # per sample: whether it was right
     seeds: list  # per sample: the seed sent
     errors: list  # per sample: its error class, or None
-    mean_accuracy: float
+    mean_accuracy: float | None  # over the counted samples; None when every sample failed
     majority_answer: str | None
     majority_correct: bool
-    agreement: float  # share of samples giving the majority answer
+    agreement: float | None  # share of the counted samples giving the majority answer
 
     @property
     def k(self) -> int:
@@ -48,21 +56,40 @@ def majority_index(answers: Sequence[str | None]) -> int:
     return next(i for i, answer in enumerate(answers) if counts[answer] == top)
 
 
+def counted_samples(errors: Sequence[str | None]) -> list[int]:
+    """The indices of the samples that produced something to judge (see the module text)."""
+    return [i for i, error in enumerate(errors) if error not in DENOMINATOR_EXCLUDED]
+
+
+def majority_sample(answers: Sequence[str | None], errors: Sequence[str | None]) -> int:
+    """The index of the sample whose answer is the trial's: the first giving the majority
+    answer among the counted samples, or sample 0 when every sample failed."""
+    counted = counted_samples(errors)
+    if not counted:
+        if not answers:
+            raise ValueError("no samples")
+        return 0
+    return counted[majority_index([answers[i] for i in counted])]
+
+
 def summarize(answers: Sequence[str | None], correct: Sequence[bool], seeds: Sequence[int],
               errors: Sequence[str | None] | None = None) -> SampleOutcomes:
     """The outcomes of one trial's samples, in sample order."""
     errors = [None] * len(answers) if errors is None else list(errors)
     if not len(answers) == len(correct) == len(seeds) == len(errors):
         raise ValueError("answers, correct, seeds and errors differ in length")
-    index = majority_index(answers)
-    majority = answers[index]
+    index = majority_sample(answers, errors)
+    counted = counted_samples(errors)
+    majority = answers[index] if counted else None
     return SampleOutcomes(
         answers=list(answers), correct=[bool(c) for c in correct], seeds=list(seeds),
         errors=errors,
-        mean_accuracy=sum(map(bool, correct)) / len(correct),
+        mean_accuracy=(sum(bool(correct[i]) for i in counted) / len(counted)
+                       if counted else None),
         majority_answer=majority,
-        majority_correct=bool(correct[index]),
-        agreement=sum(1 for a in answers if a == majority) / len(answers),
+        majority_correct=bool(correct[index]) and bool(counted),
+        agreement=(sum(1 for i in counted if answers[i] == majority) / len(counted)
+                   if counted else None),
     )
 
 
