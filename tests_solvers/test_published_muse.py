@@ -129,6 +129,17 @@ def test_examples_are_the_papers_shot_counts():
     ("syncopation", "Step 1 ...\nB. The rhythm in Excerpt 2 is more syncopated.", "B"),
     ("meter", "A. Groups of 3", "A"),
     ("melody_shape", "D. Descending (pitch falls over time)", "D"),
+    # MUSE letters the yes and no of these two: a bare letter, the option's words, or a
+    # negated clause of the question's own words all answer (issue 30)
+    ("key_modulation", "B", "B"),
+    ("key_modulation", "Final Answer: A", "A"),
+    ("key_modulation", "A key modulation does not occur.", "B"),
+    ("key_modulation", "No, the key does not change.", "B"),
+    ("key_modulation", "The key stays in G major from start to finish.", "B"),
+    ("key_modulation", "Yes: it modulates up a fourth in bar 9.", "A"),
+    ("chord_sequence", "B", "B"),
+    ("chord_sequence", "Step 3: same functions.\nYes, these are the same chord progression.", "A"),
+    ("chord_sequence", "The two progressions are different.", "B"),
 ])
 def test_replies_are_read_with_the_tasks_options(tmp_path, task, reply, answer):
     root = stimuli_root(str(write_replica(tmp_path / "MUSE")))
