@@ -126,9 +126,11 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
 
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
-    from . import assisted, controls, figures, html, mcq_tables, pitch_tables, stats
+    from . import assisted, controls, figures, html, mcq_tables, musepub_tables, pitch_tables, stats
     from .html_grid import LINK_AXES
     from .html_views import report_views
+    from .humans import human_report_tables
+    from .published import published_report_tables
     from .sections import records_for, sections_by_family, unbuilt_sections
     from .threshold_section import threshold_section
 
@@ -141,6 +143,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     pitch_summary = pitch_tables.pitch_summary(pitch)
     mcq = mcq_tables.mcq_records(records_for(real, "mcq_tables", by_family))
     mcq_summary = mcq_tables.mcq_summary(mcq)
+    musepub_summary = musepub_tables.musepub_summary(
+        records_for(real, "musepub_tables", by_family), header)
     df = records_for(real, "table1", by_family)  # Table 1, its HTML tables and the GLMM
     figure_records = records_for(real, "figures", by_family)
     summary = tables.cell_summary(df)
@@ -167,6 +171,9 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     if not mcq_summary.empty:
         put("mcq.md", mcq_tables.mcq_markdown(mcq_summary, mcq))
         put("mcq.csv", mcq_summary.to_csv(index=False))
+    if not musepub_summary.empty:
+        put("musepub.md", musepub_tables.musepub_markdown(musepub_summary))
+        put("musepub.csv", musepub_summary.to_csv(index=False))
     if not control_summary.empty:
         put("controls.md", controls.controls_markdown(control_summary))
         put("controls.csv", control_summary.to_csv(index=False))
@@ -189,6 +196,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
                 "glmm": None if glmm is None else frame_rows(glmm),
                 "pitch": frame_rows(pitch_summary) if not pitch.empty else [],
                 "mcq": frame_rows(mcq_summary) if not mcq_summary.empty else [],
+                "musepub": frame_rows(musepub_summary) if not musepub_summary.empty else [],
                 "controls": frame_rows(control_summary),
                 "thresholds": thresholds,
                 "unbuilt_report_sections": unbuilt_sections(by_family),
@@ -230,12 +238,18 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         ) + assisted.caption(mcq)
         report_tables["Multiple-choice datasets (MuChoMusic / WildScore layouts)"] = mcq_table
         report_tables.update(mcq_tables.mcq_report_tables(mcq))
+    if not musepub_summary.empty:
+        musepub_table = musepub_tables.musepub_table(musepub_summary)
+        musepub_table.attrs["caption"] = musepub_tables.CAPTION
+        report_tables["MUSE as published (its recordings)"] = musepub_table
     if not control_summary.empty:
         control_table = controls.controls_table(control_summary)
         control_table.attrs["caption"] = controls.CAPTION
         control_table.attrs[LINK_AXES] = {"index": tuple(control_table.index.names),
                                           "columns": (None,)}
         report_tables["Audio-attention controls"] = control_table
+    report_tables.update(human_report_tables(df))  # listeners beside the models
+    report_tables.update(published_report_tables(real))  # the seed papers' own numbers
     if glmm is not None:
         glmm.attrs["caption"] = (
             "Per task: logistic mixed model correct ~ model * modality + (1 | stimulus), "

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pandas as pd
 
 SECTIONS = ("table1", "transcription_f1", "figures", "pitch_tables", "mcq_tables", "controls",
-            "confusion")
+            "confusion", "musepub_tables")
 # what each family asked for when the header did not yet carry its sections
 RECORDED_BEFORE_FAMILIES: dict[str, tuple[str, ...]] = {
     "core": ("table1", "transcription_f1", "figures", "controls", "confusion"),

@@ -86,13 +86,28 @@ class McqDetails:
     removed_option: str | None = None  # distractor kind left out (IR, CU, IU): the ablation
 
 
-DETAILS: dict[str, type] = {"core": CoreDetails, "pitch": PitchDetails, "mcq": McqDetails}
+@dataclass(frozen=True)
+class PublishedMuseDetails:
+    """MUSE as published: the question's group, prompting variant, examples and coverage."""
+
+    title: str  # the paper's name of the task
+    group: str  # "A" or "B": the authors' fixed split
+    prompting: str  # "SYSINST" or "CoT"
+    examples: int  # solved examples shown before the question
+    example_clips: list
+    presented_options: list
+    items_run: int  # questions of the task this cell ran (the others miss recordings)
+    items_total: int
+
+
+DETAILS: dict[str, type] = {"core": CoreDetails, "pitch": PitchDetails, "mcq": McqDetails,
+                            "musepub": PublishedMuseDetails}
 """The details types, by kind. A record's kind is its family's name, or its ``details_kind``
 when its family records another's shape (a MUSE trial holds core details), so a family whose
 details have a known shape needs no entry here."""
 DETAIL_KINDS = tuple(DETAILS)
 FAMILY_NAME = re.compile(r"[a-z][a-z0-9_]*")
-Details = CoreDetails | PitchDetails | McqDetails
+Details = CoreDetails | PitchDetails | McqDetails | PublishedMuseDetails
 
 
 # --- The record --------------------------------------------------------------------------------

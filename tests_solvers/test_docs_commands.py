@@ -138,7 +138,10 @@ def _pytest_help() -> frozenset[str]:
 @pytest.fixture(scope="module")
 def stand_ins(tmp_path_factory) -> dict[str, str]:
     """Real values for the placeholders a reader fills in; the MCQ sets are made by the
-    documented command itself."""
+    documented command itself, the MUSE checkout is a generated replica of its layout."""
+    from tests_solvers.muse_replica import write_replica
+
+    checkout = write_replica(tmp_path_factory.mktemp("muse") / "MUSE_music_benchmark")
     out = tmp_path_factory.mktemp("mcq")
     result = _run([sys.executable, "-m", "fixtures.mcq", "make-synthetic", str(out)], _env({}))
     assert result.returncode == 0, result.stderr[-2000:]
@@ -146,6 +149,7 @@ def stand_ins(tmp_path_factory) -> dict[str, str]:
         "<model>": "oracle",
         "<muchomusic.csv>": str(out / "muchomusic" / "muchomusic.csv"),
         "<wildscore.csv>": str(out / "wildscore" / "data.csv"),
+        "<muse_checkout>": str(checkout),
     }
 
 

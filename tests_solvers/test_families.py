@@ -133,7 +133,7 @@ def test_{name}(trial, backend, run_trial, record):
 
 def test_the_registry_lists_each_family_once_and_bench_paths_are_below_bench():
     names = [family.name for family in registered()]
-    assert names == ["core", "mcq", "pitch", "muse"] and len(FAMILIES) == 4
+    assert names == ["core", "mcq", "pitch", "muse", "musepub"] and len(FAMILIES) == 5
     assert bench_path("/x/bench/test_pitch/test_a_atomic.py") == ("test_pitch", "test_a_atomic.py")
     assert bench_path("/x/bench/test_chord.py") == ("test_chord.py",)
     assert bench_path("/x/tests/test_chord.py") is None
