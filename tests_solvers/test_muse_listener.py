@@ -70,3 +70,41 @@ def test_the_listener_declines_what_it_cannot_hear() -> None:
     assert result.turns[0].text.startswith("I cannot answer muse_instrument from a recording")
     score = _run("muse_meter", "score", "standalone")
     assert score.parsed_answer is None and "score modality" in score.turns[0].text
+
+
+def test_a_pair_of_one_recording_twice_is_two_clips() -> None:
+    """Clips are taken by position: one file given twice, under one name, is a pair of
+    identical rhythms (it was once de-duplicated to one clip and declined)."""
+    from fixtures.backends.base import Question
+    from fixtures.muse.listening import answer_muse
+    from fixtures.stimuli import wav_path
+
+    path = wav_path(items_for("muse_rhythm_match", "test")[1].clips[0])
+    question = Question("muse_rhythm_match", "standalone", "audio", (path.name, path.name))
+    reply = answer_muse(question, [path, path], "")
+    assert reply.strip().splitlines()[-1].lower().startswith("final answer: yes"), reply
+
+
+def test_sync_compare_schema_numbers_four_bar_loops() -> None:
+    """MUSE's own loops are four bars: slots 17-32 are on the grid the schema accepts."""
+    from fixtures.muse.registry import TASKS
+
+    lines = "rhythm(a, [1, 5, 9, 20, 26, 32])\nrhythm(b, [1, 3, 5, 7, 17, 25])"
+    parsed = TASKS["muse_sync_compare"].parse(lines, ("a", "b"))
+    assert parsed == ((1, 5, 9, 20, 26, 32), (1, 3, 5, 7, 17, 25))
+    assert TASKS["muse_sync_compare"].solve(parsed) == "A"
+
+
+def test_the_oddball_key_comes_from_the_melody_not_its_first_note() -> None:
+    """A natural-minor melody starting on its fifth is in its relative major's notes (its
+    first note's major key leaves three notes out); a melody starting on the tonic of its
+    major key with one note moved out of it keeps that tonic (issue 29)."""
+    from fixtures.muse.listening import key_signature_tonic
+    from solvers.muse import oddball_answer
+
+    c_minor = (67, 63, 60, 62, 63, 65, 67, 70, 68, 67, 65, 63, 62, 60)
+    assert key_signature_tonic(c_minor) == 3  # E-flat major's notes
+    assert oddball_answer(key_signature_tonic(c_minor), c_minor) == "no"
+    odd_in_a = (57, 62, 59, 60, 59, 62, 59, 57)  # A major with C natural
+    assert key_signature_tonic(odd_in_a) == 9
+    assert oddball_answer(9, odd_in_a) == "yes"
