@@ -77,9 +77,9 @@ def test_defect03_collect_only_never_marks_a_run_complete(interrupted, tmp_path)
     run_dir = copy_of(interrupted, tmp_path)
     before = {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()}
     listed = bench(*CHANCE, "--resume", str(run_dir), "--collect-only")
-    assert listed.returncode == 0, listed.stdout[-2000:]
-    assert {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()} == before
     assert summary(run_dir)["complete"] is False
+    assert {p.name: p.read_bytes() for p in run_dir.iterdir() if p.is_file()} == before
+    assert listed.returncode == 0, listed.stdout[-2000:]  # nothing ran, nothing failed
     # the run can still be completed, and then is complete with every trial recorded
     done = bench("--model", "chance", *SLICE, "--resume", str(run_dir))
     assert done.returncode == 1, done.stdout[-2000:]  # chance answers some wrong
