@@ -10,28 +10,21 @@ from that file, applies the baseline and the gate, and prints a compact table.
 from __future__ import annotations
 
 import json
-import platform
 import re
-import subprocess
-import sys
 import time
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 from . import hookspecs, resume
 from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
+from .run_header import bench_test_id, run_header
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 MAX_LISTED = 25  # regressions printed in the terminal; the run directory has all of them
-REPORTED_PACKAGES = (
-    "numpy", "mido", "pyfluidsynth", "soundfile", "pandas", "matplotlib", "statsmodels",
-    "pytest", "pytest-xdist",
-)
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -144,47 +137,6 @@ def _run_dir(config: pytest.Config) -> Path:
     return run_dir
 
 
-def _git_revision() -> str:
-    try:
-        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True,
-                             text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=REPO_ROOT, capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return (rev or "unknown") + ("+dirty" if dirty.strip() else "")
-
-
-def _package_versions() -> dict[str, str]:
-    versions = {"python": platform.python_version()}
-    for name in REPORTED_PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
-
-
-def run_header(config: pytest.Config, run_dir: Path, started: float) -> dict:
-    header = {
-        "run_id": run_dir.name,
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "git_revision": _git_revision(),
-        "packages": _package_versions(),
-        "command": " ".join(["pytest", *sys.argv[1:]]),
-    }
-    for part in config.hook.pytest_eartest_run_header(config=config):
-        header.update(part)
-    header["identity"] = resume.run_identity(config)
-    return header
-
-
-def _test_id(node_id: str) -> str:
-    """The trial's test id in a bench test's node id (``path::test[<test id>]``)."""
-    return node_id.partition("[")[2].removesuffix("]")
-
-
 class RecordPlugin:
     """Lives on the controller only (or the single process without xdist)."""
 
@@ -203,12 +155,13 @@ class RecordPlugin:
         # is complete when every selected trial is accounted for, and nothing else says so
         self.selected: set[str] = set()
         self.accounted: set[str] = set(self.earlier)
+        self.refused = False  # a resume refused once its selection was collected
         self.prompts = PromptWriter(lambda: writer.run_dir)
 
     @pytest.hookimpl(tryfirst=True)  # before the prefetch, which an interrupt may stop
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not self.config.pluginmanager.has_plugin("dsession"):
-            ids = [_test_id(item.nodeid) for item in session.items if hasattr(item, "callspec")
+            ids = [bench_test_id(item.nodeid) for item in session.items if hasattr(item, "callspec")
                    and "trial" in item.callspec.params]
             self._note_selection(ids)
 
@@ -219,7 +172,7 @@ class RecordPlugin:
         if self.collected or self.selected:
             return
         try:
-            self._note_selection([_test_id(node_id) for node_id in ids
+            self._note_selection([bench_test_id(node_id) for node_id in ids
                                   if node_id.startswith("bench/") and "[" in node_id])
         except pytest.UsageError as exc:  # the controller's loop: stop the workers too
             pytest.exit(str(exc), returncode=pytest.ExitCode.USAGE_ERROR)
@@ -229,7 +182,11 @@ class RecordPlugin:
         (a resume that would select others is refused here, before any request)."""
         self.collected = len(ids)
         self.selected = set(self.earlier) | set(ids)
-        resume.check_selection(self.config, self.writer.run_dir, sorted(self.selected))
+        try:
+            resume.check_selection(self.config, self.writer.run_dir, sorted(self.selected))
+        except pytest.UsageError:
+            self.refused = True  # the run directory is left as it was
+            raise
 
     def _completeness(self, session: pytest.Session) -> dict:
         stopped = session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(
@@ -249,7 +206,7 @@ class RecordPlugin:
             self.writer.write(value)
             self.accounted.add(value.get("test_id"))
         if report.skipped and "[" in report.nodeid:
-            self.accounted.add(_test_id(report.nodeid))
+            self.accounted.add(bench_test_id(report.nodeid))
         if records:  # what the model was shown, beside the records (reports.prompt_store)
             for key, views in report.user_properties:
                 if key == PROMPTS_PROPERTY and views:
@@ -265,7 +222,7 @@ class RecordPlugin:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.writer.close()
         self.prompts.close()
-        if self.config.option.collectonly:
+        if self.config.option.collectonly or self.refused:
             return  # nothing ran: the run directory (a resumed one too) stays as it was
         state = self._completeness(session)
         if not state["complete"] and (self.collected or self.writer.count or self.earlier):
