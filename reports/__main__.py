@@ -61,7 +61,7 @@ def _headers(run_dirs: list[Path]) -> list[dict]:
 def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -> Path:
     from . import artifacts, tables
     from .paths import directory_problem
-    from .settings_check import settings_problem
+    from .settings_check import settings_problem, task_version_problem
     from .shards import incomplete_runs, merged_completeness, shard_set_problem
 
     check_out_dir(out_dir, run_dirs)
@@ -76,6 +76,8 @@ def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -
             "made it and --resume DIR, or build them anyway with --allow-incomplete (the "
             "report is then marked incomplete)")
     df = tables.load_records(run_dirs)
+    if problem := task_version_problem(df):
+        raise ValueError(problem)
     if problem := directory_problem(out_dir):
         raise ValueError(f"--out: {problem}")
     out_dir.mkdir(parents=True, exist_ok=True)

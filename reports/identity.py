@@ -9,7 +9,8 @@ shown in ``summary.json``'s header. It holds:
 * ``selection``: the test paths, ``--deselect``, ``--ignore`` and ``--ignore-glob`` as given,
   and once collected, the number of selected trials and a fingerprint of their test ids;
 * ``models``: what each model name resolved to, endpoint included (``GEMINI_BASE_URL`` and
-  ``--base-url`` land here), from the ``pytest_eartest_run_identity`` hook;
+  ``--base-url`` land here), and ``prompts``: a hash of each family's prompt files, from the
+  ``pytest_eartest_run_identity`` hook;
 * ``inputs``: a content hash of every file or folder an option names (an edited manifest or
   dataset is another input, whatever its name).
 
@@ -88,12 +89,13 @@ def config_identity(config: pytest.Config) -> dict:
     from .resume import run_options
 
     given = run_options(config)
-    models: dict = {}
+    parts: dict = {"models": {}, "prompts": {}}
     for part in config.hook.pytest_eartest_run_identity(config=config):
-        models.update(part.get("models", {}))
+        for section, value in part.items():
+            parts.setdefault(section, {}).update(value)
     selection = {"args": given["args"],
                  **{name: list(config.getoption(name, None) or []) for name in SELECTION_OPTIONS}}
-    return _plain({"options": given["options"], "selection": selection, "models": models,
+    return _plain({"options": given["options"], "selection": selection, **parts,
                    "inputs": input_hashes(given["options"])})
 
 
@@ -120,6 +122,8 @@ def _label(path: tuple[str, ...]) -> str:
     if section == "inputs" and rest:
         name, _, where = rest[0].partition(":")
         return f"the content of --{name.replace('_', '-')} {where}".rstrip()
+    if section == "prompts" and rest:
+        return f"the prompt files of fixtures/{rest[0]}"
     if section == "models" and rest:
         return f"model {rest[0]}'s {' '.join(rest[1:]) or 'resolution'}"
     if section == "selection" and rest:

@@ -63,3 +63,20 @@ def _settings(header: dict, model: str) -> dict[str, object]:
         settings["base_url"] = resolved[model].get("base_url") or DEFAULT_ENDPOINT
         settings["model_id"] = resolved[model].get("model_id")
     return settings
+
+
+def task_version_problem(records) -> str | None:
+    """Why the records (a frame of every input's trials) cannot be pooled because one model's
+    task was asked under two ``task_version`` values (an edited prompt or scorer), or None.
+    Records from before versions were stamped (empty) are not compared."""
+    if "task_version" not in records:
+        return None
+    stamped = records[records["task_version"].fillna("").astype(str) != ""]
+    versions = stamped.groupby(["model", "task"])["task_version"].unique()
+    mixed = [f"model {model} task {task} under {', '.join(sorted(map(str, found)))}"
+             for (model, task), found in versions.items() if len(found) > 1]
+    if not mixed:
+        return None
+    return ("these records would pool trials asked under different prompts or scoring "
+            "(task_version) into one cell: " + "; ".join(mixed) + ". Build them separately, "
+            "or compare them with python -m reports compare")

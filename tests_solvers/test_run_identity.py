@@ -226,3 +226,28 @@ def test_defect18_a_saved_dataset_folder_gets_the_csv_forms_trial_ids(tmp_path):
     from_csv = trial_ids(muchomusic)
     assert len(from_csv) == 12
     assert trial_ids(tmp_path / "my_saved_copy") == from_csv == trial_ids(parquet)
+
+
+def test_task_versions_are_part_of_the_identity_and_never_pooled(interrupted, tmp_path):
+    from fixtures.plugin import pytest_eartest_run_identity
+    from reports.identity import differences
+
+    prompts = pytest_eartest_run_identity(None)["prompts"]
+    assert {"tasks", "mcq", "muse", "pitch"} <= set(prompts)
+    edited = {"prompts": {**prompts, "tasks": "0123456789"}}
+    assert differences(edited, {"prompts": prompts}) == [
+        f"the prompt files of fixtures/tasks (was '0123456789', now '{prompts['tasks']}')"]
+    # records of one task under two versions (another trial, an edited prompt) are not built
+    # into one cell
+    run_dir = copy_of(interrupted, tmp_path)
+    first = json.loads((run_dir / "trials.jsonl").read_text().splitlines()[0])
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "trials.jsonl").write_text(json.dumps(
+        {**first, "task_version": "s0-edited", "trial_id": first["trial_id"] + "x",
+         "test_id": first["test_id"] + "x"}) + "\n")
+    built = reports("build", str(run_dir), str(other), "--allow-incomplete",
+                    "--out", str(tmp_path / "out"))
+    assert built.returncode == 4, built.stderr
+    assert f"model chance task chord under s0-edited, {first['task_version']}" \
+        in built.stderr
