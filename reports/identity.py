@@ -31,7 +31,8 @@ import pytest
 IDENTITY_KEY = pytest.StashKey[dict]()
 SELECTION_OPTIONS = ("deselect", "ignore", "ignore_glob")  # pytest's own selection options
 COLLECTED = ("trials", "fingerprint")  # the selection's parts known only once collected
-WHOLE_FILE_LIMIT_BYTES = 4 * 1024 * 1024  # files in a folder hashed whole up to this size
+FLAGS = {"keyword": "-k", "markexpr": "-m", "musepub_dir": "--muse-recordings"}  # not --<name>
+WHOLE_FILE_LIMIT_BYTES = 1024 * 1024  # files in a folder hashed whole up to this size
 _CHUNK_BYTES = 1 << 20
 
 
@@ -114,21 +115,25 @@ def _flat(value: object, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], 
     return {prefix: value}
 
 
+def _flag(option: str) -> str:
+    return FLAGS.get(option, "--" + option.replace("_", "-"))
+
+
 def _label(path: tuple[str, ...]) -> str:
     """What a user calls one part of the identity."""
     section, rest = path[0], path[1:]
     if section == "options" and rest:
-        return "--" + rest[0].replace("_", "-")
+        return _flag(rest[0])
     if section == "inputs" and rest:
         name, _, where = rest[0].partition(":")
-        return f"the content of --{name.replace('_', '-')} {where}".rstrip()
+        return f"the content of {_flag(name)} {where}".rstrip()
     if section == "prompts" and rest:
         return f"the prompt files of fixtures/{rest[0]}"
     if section == "models" and rest:
         return f"model {rest[0]}'s {' '.join(rest[1:]) or 'resolution'}"
     if section == "selection" and rest:
         return {"args": "test paths", "trials": "number of selected trials",
-                "fingerprint": "selected trial ids"}.get(rest[0], "--" + rest[0].replace("_", "-"))
+                "fingerprint": "selected trial ids"}.get(rest[0], _flag(rest[0]))
     return " ".join(path)
 
 

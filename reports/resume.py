@@ -35,7 +35,7 @@ RESULT_OPTIONS = (
     "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
     "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
     "markexpr", "rendition", "live_seed", "live_soundfonts", "muse", "answer_extractor",
-    "pitch_dataset", "muse_recordings",
+    "pitch_dataset", "musepub_dir",
 )
 # Options added after runs were first saved: a saved run without them ran at these values.
 ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1}
