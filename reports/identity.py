@@ -28,6 +28,8 @@ from pathlib import Path
 
 import pytest
 
+from solvers.sharding import selection_fingerprint
+
 IDENTITY_KEY = pytest.StashKey[dict]()
 SELECTION_OPTIONS = ("deselect", "ignore", "ignore_glob")  # pytest's own selection options
 COLLECTED = ("trials", "fingerprint")  # the selection's parts known only once collected
@@ -41,11 +43,11 @@ def _plain(value: object) -> object:
     return json.loads(json.dumps(value, default=str))
 
 
-def selection_fingerprint(test_ids: Iterable[str]) -> dict:
-    """The selected trials as a count and an order-free hash of their test ids."""
+def selection_identity(test_ids: Iterable[str]) -> dict:
+    """The selected trials as a count and an order-free hash of their test ids (the hash a
+    shard split records)."""
     ids = sorted(set(test_ids))
-    digest = hashlib.sha256("\n".join(ids).encode("utf-8")).hexdigest()[:16]
-    return {"trials": len(ids), "fingerprint": digest}
+    return {"trials": len(ids), "fingerprint": selection_fingerprint(ids)}
 
 
 def _file_digest(path: Path, digest) -> None:
@@ -102,7 +104,7 @@ def config_identity(config: pytest.Config) -> dict:
 
 def with_selection(identity: dict, test_ids: Iterable[str]) -> dict:
     """``identity`` with the collected selection's count and fingerprint."""
-    selection = {**identity.get("selection", {}), **selection_fingerprint(test_ids)}
+    selection = {**identity.get("selection", {}), **selection_identity(test_ids)}
     return {**identity, "selection": selection}
 
 
