@@ -5,8 +5,9 @@ report made by the same code as a single run's report. ``compare`` prints per-ce
 between two runs of the same trials, with exact McNemar tests.
 
 Bad input (a missing run, a malformed record, a shard set with a shard missing or doubled,
-an output directory that already holds a run, two runs with no trial in common) is one line
-on stderr and exit status 4, as pytest's usage errors are.
+an incomplete run without ``--allow-incomplete``, runs whose settings differ, an output
+directory that already holds a run, two runs with no trial in common) is one line on stderr
+and exit status 4, as pytest's usage errors are.
 """
 
 from __future__ import annotations
@@ -57,18 +58,26 @@ def _headers(run_dirs: list[Path]) -> list[dict]:
     return headers
 
 
-def build(run_dirs: list[Path], out_dir: Path) -> Path:
+def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -> Path:
     from . import artifacts, tables
     from .paths import directory_problem
-    from .settings_check import settings_problem
-    from .shards import shard_set_problem
+    from .settings_check import settings_problem, task_version_problem
+    from .shards import incomplete_runs, merged_completeness, shard_set_problem
 
     check_out_dir(out_dir, run_dirs)
     headers = _headers(run_dirs)
     for check in (shard_set_problem, settings_problem):
         if problem := check(headers, run_dirs):
             raise ValueError(problem)
+    incomplete = incomplete_runs(headers, run_dirs)
+    if incomplete and not allow_incomplete:
+        raise ValueError(
+            f"INCOMPLETE input: {'; '.join(incomplete)}; complete each with the command that "
+            "made it and --resume DIR, or build them anyway with --allow-incomplete (the "
+            "report is then marked incomplete)")
     df = tables.load_records(run_dirs)
+    if problem := task_version_problem(df):
+        raise ValueError(problem)
     if problem := directory_problem(out_dir):
         raise ValueError(f"--out: {problem}")
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -85,6 +94,7 @@ def build(run_dirs: list[Path], out_dir: Path) -> Path:
         "merged_from": [str(p) for p in run_dirs],
         "built": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "sources": headers,
+        **merged_completeness(headers, run_dirs),
     }
     written = artifacts.write_artifacts(df, out_dir, header)
     return written["report.html"]
@@ -106,6 +116,9 @@ def main(argv: list[str] | None = None) -> int:
     build_cmd.add_argument("run_dirs", nargs="+", type=Path)
     build_cmd.add_argument("--out", type=Path, default=None,
                            help="output directory (default: reports/out/merged-<time>)")
+    build_cmd.add_argument("--allow-incomplete", action="store_true",
+                           help="build even when an input run is incomplete (the report says "
+                                "so, and summary.json has complete: false)")
     compare_cmd = commands.add_parser("compare", help="per-cell deltas between two runs")
     compare_cmd.add_argument("run_a", type=Path)
     compare_cmd.add_argument("run_b", type=Path)
@@ -113,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "build":
             out = args.out or REPO_ROOT / "reports" / "out" / time.strftime("merged-%Y%m%d-%H%M%S")
-            print(f"report: {build(args.run_dirs, out)}")
+            print(f"report: {build(args.run_dirs, out, args.allow_incomplete)}")
         else:
             from .compare import compare_runs
 

@@ -6,3 +6,9 @@ import pytest
 @pytest.hookspec
 def pytest_eartest_run_header(config: pytest.Config) -> dict:
     """Return entries for the run header (``summary.json``); results are merged in order."""
+
+
+@pytest.hookspec
+def pytest_eartest_run_identity(config: pytest.Config) -> dict:
+    """Return parts of the run's identity (``reports.identity``) only a plugin knows, such as
+    ``{"models": {name: {...endpoint...}}}``; results are merged in order."""

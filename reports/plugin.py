@@ -10,26 +10,19 @@ from that file, applies the baseline and the gate, and prints a compact table.
 from __future__ import annotations
 
 import json
-import platform
 import re
-import subprocess
-import sys
 import time
-from importlib import metadata
 from pathlib import Path
 
 import pytest
 
 from . import hookspecs, resume
 from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
+from .run_header import bench_test_id, run_header
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
-REPORTED_PACKAGES = (
-    "numpy", "mido", "pyfluidsynth", "soundfile", "pandas", "matplotlib", "statsmodels",
-    "pytest", "pytest-xdist",
-)
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:
@@ -142,41 +135,6 @@ def _run_dir(config: pytest.Config) -> Path:
     return run_dir
 
 
-def _git_revision() -> str:
-    try:
-        rev = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True,
-                             text=True, timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
-                               cwd=REPO_ROOT, capture_output=True, text=True, timeout=10).stdout
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    return (rev or "unknown") + ("+dirty" if dirty.strip() else "")
-
-
-def _package_versions() -> dict[str, str]:
-    versions = {"python": platform.python_version()}
-    for name in REPORTED_PACKAGES:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = "not installed"
-    return versions
-
-
-def run_header(config: pytest.Config, run_dir: Path, started: float) -> dict:
-    header = {
-        "run_id": run_dir.name,
-        "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started)),
-        "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "git_revision": _git_revision(),
-        "packages": _package_versions(),
-        "command": " ".join(["pytest", *sys.argv[1:]]),
-    }
-    for part in config.hook.pytest_eartest_run_header(config=config):
-        header.update(part)
-    return header
-
-
 class RecordPlugin:
     """Lives on the controller only (or the single process without xdist)."""
 
@@ -191,24 +149,48 @@ class RecordPlugin:
         self.earlier = resume.recorded_test_ids(writer.run_dir) if config.getoption("resume") \
             else []
         self.collected = 0  # bench trials this session runs
+        # test ids of the run's selected trials, and of those recorded or skipped: the run
+        # is complete when every selected trial is accounted for, and nothing else says so
+        self.selected: set[str] = set()
+        self.accounted: set[str] = set(self.earlier)
+        self.refused = False  # a resume refused once its selection was collected
         self.prompts = PromptWriter(lambda: writer.run_dir)
 
     @pytest.hookimpl(tryfirst=True)  # before the prefetch, which an interrupt may stop
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not self.config.pluginmanager.has_plugin("dsession"):
-            self.collected = sum(1 for item in session.items if hasattr(item, "callspec")
-                                 and "trial" in item.callspec.params)
+            ids = [bench_test_id(item.nodeid) for item in session.items if hasattr(item, "callspec")
+                   and "trial" in item.callspec.params]
+            self._note_selection(ids)
 
     @pytest.hookimpl(optionalhook=True, tryfirst=True)
     def pytest_xdist_node_collection_finished(self, node, ids: list[str]) -> None:
-        # the bench's parametrized tests (a session of the project's own tests has none)
-        self.collected = self.collected or sum(
-            1 for node_id in ids if node_id.startswith("bench/") and "[" in node_id)
+        # the bench's parametrized tests (a session of the project's own tests has none);
+        # every worker collects the whole selection
+        if self.collected or self.selected:
+            return
+        try:
+            self._note_selection([bench_test_id(node_id) for node_id in ids
+                                  if node_id.startswith("bench/") and "[" in node_id])
+        except pytest.UsageError as exc:  # the controller's loop: stop the workers too
+            pytest.exit(str(exc), returncode=pytest.ExitCode.USAGE_ERROR)
+
+    def _note_selection(self, ids: list[str]) -> None:
+        """The run's selected trials: those recorded before a resume and those to run now
+        (a resume that would select others is refused here, before any request)."""
+        self.collected = len(ids)
+        self.selected = set(self.earlier) | set(ids)
+        try:
+            resume.check_selection(self.config, self.writer.run_dir, sorted(self.selected))
+        except pytest.UsageError:
+            self.refused = True  # the run directory is left as it was
+            raise
 
     def _completeness(self, session: pytest.Session) -> dict:
         stopped = session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(
             session.shouldstop) or bool(session.shouldfail)
-        return {"complete": not stopped,
+        answered = self.selected <= self.accounted  # every selected trial recorded (or skipped)
+        return {"complete": not stopped and answered and not self.config.option.collectonly,
                 "trials_expected": len(self.earlier) + self.collected,
                 "trials_recorded": len(self.earlier) + self.writer.count,
                 "trials_resumed": len(self.earlier)}
@@ -220,6 +202,9 @@ class RecordPlugin:
             records = []
         for value in records:
             self.writer.write(value)
+            self.accounted.add(value.get("test_id"))
+        if report.skipped and "[" in report.nodeid:
+            self.accounted.add(bench_test_id(report.nodeid))
         if records:  # what the model was shown, beside the records (reports.prompt_store)
             for key, views in report.user_properties:
                 if key == PROMPTS_PROPERTY and views:
@@ -235,6 +220,8 @@ class RecordPlugin:
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         self.writer.close()
         self.prompts.close()
+        if self.config.option.collectonly or self.refused:
+            return  # nothing ran: the run directory (a resumed one too) stays as it was
         state = self._completeness(session)
         if not state["complete"] and (self.collected or self.writer.count or self.earlier):
             self.writer.claim()  # the directory --resume is told to complete

@@ -6,9 +6,12 @@ selection into the same directory: trials already recorded there are deselected 
 records stay as they are), the others run, their answers coming from the response cache when
 they were answered before the interruption, and the report is rebuilt from every record.
 
-The options that decide which trials run and what they ask are saved with the run
-(``run_options.json``); a resume with other values is refused, so one run never mixes two
-selections or two seeds.
+The run's identity (``reports.identity``: the options that decide which trials run and what
+they ask, the test paths and pytest's selection options, each model's endpoint, the content of
+the input files, and the selected trials' count and fingerprint) is saved with the run
+(``run_options.json``). A resume whose identity differs is refused with one message naming
+every difference (the selected trials once they are collected, before any request), so one
+run never mixes two selections, two seeds, two servers or two versions of a manifest.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from . import identity
 from .baseline import trial_of
 
 OPTIONS_FILE = "run_options.json"
@@ -30,7 +34,8 @@ RESULT_OPTIONS = (
     "adaptive_trials", "pitch_dataset", "mcq_dataset", "mcq_layout",
     "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
     "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
-    "markexpr",
+    "markexpr", "rendition", "live_seed", "live_soundfonts", "muse", "answer_extractor",
+    "pitch_dataset", "musepub_dir",
 )
 # Options added after runs were first saved: a saved run without them ran at these values.
 ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1, "pitch_dataset": ""}
@@ -42,10 +47,30 @@ def run_options(config: pytest.Config) -> dict:
     return {"options": options, "args": list(config.args)}
 
 
+def run_identity(config: pytest.Config) -> dict:
+    """This run's identity (``reports.identity``), worked out once; the selected trials are
+    added when they are collected."""
+    if identity.IDENTITY_KEY not in config.stash:
+        config.stash[identity.IDENTITY_KEY] = identity.config_identity(config)
+    return config.stash[identity.IDENTITY_KEY]
+
+
 def save_options(config: pytest.Config, run_dir: Path) -> None:
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / OPTIONS_FILE).write_text(json.dumps(run_options(config), indent=2, default=str)
-                                        + "\n", encoding="utf-8")
+    saved = {**run_options(config), "identity": run_identity(config)}
+    (run_dir / OPTIONS_FILE).write_text(json.dumps(saved, indent=2, default=str) + "\n",
+                                        encoding="utf-8")
+
+
+def saved_identity(run_dir: Path) -> dict | None:
+    """The identity ``run_dir``'s run saved (from an older eartest: its options and paths),
+    or None when it saved none."""
+    path = run_dir / OPTIONS_FILE
+    if not path.exists():
+        return None
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    return saved.get("identity") or {"options": saved.get("options", {}),
+                                     "selection": {"args": saved.get("args")}}
 
 
 def recorded_test_ids(run_dir: Path) -> list[str]:
@@ -77,20 +102,30 @@ def check_resumable(config: pytest.Config, run_dir: Path) -> None:
             complete = None
         if complete is True:
             raise pytest.UsageError(f"--resume {run_dir}: that run is already complete")
-    saved_path = run_dir / OPTIONS_FILE
-    if not saved_path.exists():
+    saved = saved_identity(run_dir)
+    if saved is None:
         return  # killed before it could save them (SIGKILL): the records are all there is
-    saved = json.loads(saved_path.read_text(encoding="utf-8"))
-    now = json.loads(json.dumps(run_options(config), default=str))
-    differing = [f"--{name.replace('_', '-')} (was {saved['options'].get(name)!r}, now "
-                 f"{value!r})" for name, value in now["options"].items()
-                 if saved["options"].get(name, ADDED_DEFAULTS.get(name)) != value]
-    if saved.get("args") != now["args"]:
-        differing.append(f"test paths (was {saved.get('args')}, now {now['args']})")
+    given = {key: value for key, value in saved.get("selection", {}).items()
+             if key not in identity.COLLECTED}  # the collected trials: checked once collected
+    _refuse_differences(run_dir, identity.differences({**saved, "selection": given},
+                                                      run_identity(config), ADDED_DEFAULTS))
+
+
+def check_selection(config: pytest.Config, run_dir: Path, test_ids: list[str]) -> None:
+    """Once collected: refuse a resume whose selected trials (those recorded before and those
+    still to run) are not the run's."""
+    now = identity.with_selection(run_identity(config), test_ids)
+    config.stash[identity.IDENTITY_KEY] = now
+    saved = saved_identity(run_dir)
+    if saved is not None and config.getoption("resume"):
+        _refuse_differences(run_dir, identity.differences(saved, now, ADDED_DEFAULTS))
+
+
+def _refuse_differences(run_dir: Path, differing: list[str]) -> None:
     if differing:
         raise pytest.UsageError(
-            f"--resume {run_dir}: run it with the options it was started with; "
-            f"different: {'; '.join(differing)}"
+            f"--resume {run_dir}: run it with the options, selection and inputs it was started "
+            f"with; different: {'; '.join(differing)}"
         )
 
 

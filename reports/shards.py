@@ -1,4 +1,11 @@
-"""Is a set of shard runs whole? Checked by ``python -m reports build`` before it merges.
+"""Is a set of runs whole? Checked by ``python -m reports build`` before it merges.
+
+Each input run must be complete: every trial it selected has a record. A run whose
+``summary.json`` says ``complete: false`` (interrupted), or with no summary but a saved
+identity naming more selected trials than it recorded (killed), is incomplete: the build is
+refused, naming it, unless ``--allow-incomplete`` (then the merged run is marked incomplete,
+with the INCOMPLETE banner). A run with neither (records alone) cannot tell; the merged run then
+carries no ``complete`` flag.
 
 Each run made with ``--shard K/N`` records K, N and a fingerprint of the selection the split
 was made over (``fixtures.shard``). Runs that share a fingerprint and N are one split; a split
@@ -9,8 +16,11 @@ the directories, before any work.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from pathlib import Path
+
+from .resume import OPTIONS_FILE, RECORDS_FILE, recorded_test_ids
 
 
 def shard_set_problem(headers: list[dict], run_dirs: list[Path]) -> str | None:
@@ -44,3 +54,44 @@ def _unfinished_hint(headers: list[dict], run_dirs: list[Path]) -> str:
     unfinished = [str(d) for h, d in zip(headers, run_dirs, strict=True)
                   if h.get("note") == "no summary.json"]
     return f"; without a summary.json: {', '.join(unfinished)}" if unfinished else ""
+
+
+def completeness(header: dict, run_dir: Path) -> tuple[bool | None, int | None, int | None]:
+    """(complete, trials recorded, trials expected) of one input run; None when unknown."""
+    folder = run_dir if run_dir.is_dir() else run_dir.parent
+    if "complete" in header:
+        return header.get("complete"), header.get("trials_recorded"), \
+            header.get("trials_expected")
+    recorded = len(set(recorded_test_ids(folder))) if (folder / RECORDS_FILE).exists() else 0
+    try:
+        saved = json.loads((folder / OPTIONS_FILE).read_text(encoding="utf-8"))
+        expected = saved["identity"]["selection"]["trials"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None, recorded, None
+    return recorded >= expected, recorded, expected
+
+
+def incomplete_runs(headers: list[dict], run_dirs: list[Path]) -> list[str]:
+    """Each input run that is known to be incomplete, as ``DIR (M of N trials recorded)``."""
+    found = []
+    for header, run_dir in zip(headers, run_dirs, strict=True):
+        complete, recorded, expected = completeness(header, run_dir)
+        if complete is False:
+            found.append(f"{run_dir} ({recorded} of {expected} trials recorded)")
+    return found
+
+
+def merged_completeness(headers: list[dict], run_dirs: list[Path]) -> dict:
+    """The merged run's ``complete`` and counts: complete only when every input is known
+    complete; false when one is known incomplete; no flag when some cannot tell."""
+    states = [completeness(h, d) for h, d in zip(headers, run_dirs, strict=True)]
+    flags = {complete for complete, _, _ in states}
+    if False in flags:
+        complete: bool | None = False
+    else:
+        complete = True if flags == {True} else None
+    if complete is None:
+        return {}
+    return {"complete": complete,
+            "trials_recorded": sum(recorded or 0 for _, recorded, _ in states),
+            "trials_expected": sum(expected or 0 for _, _, expected in states)}
