@@ -20,8 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from . import hookspecs, resume
+from . import hookspecs, record_file, resume
+from .exit_status import FINISHED_BROKEN
 from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
+from .record_file import RecordWriter, broken_message
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -56,56 +58,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
-
-
-class RecordWriter:
-    """Appends records to the run's JSONL file as reports arrive, flushing each line.
-
-    A default run directory (``fresh=True``) is claimed with an atomic ``mkdir`` when the run
-    first writes: two runs started in the same second (parallel CI jobs, a test suite) must
-    never share one ``trials.jsonl``, and a run that writes nothing leaves no directory."""
-
-    def __init__(self, run_dir: Path, on_open=None, fresh: bool = False) -> None:
-        self.run_dir = run_dir
-        self.count = 0
-        self._handle = None
-        self._on_open = on_open  # called with the directory once, when it is first written
-        self._unclaimed = fresh
-
-    @property
-    def path(self) -> Path:
-        return self.run_dir / "trials.jsonl"
-
-    def claim(self) -> Path:
-        """The run's directory, created now if this is the first write (idempotent)."""
-        if self._unclaimed:
-            base, suffix = self.run_dir, 1
-            while True:
-                try:
-                    self.run_dir.mkdir(parents=True)
-                    break
-                except FileExistsError:
-                    suffix += 1
-                    self.run_dir = base.with_name(f"{base.name}-{suffix}")
-            self._unclaimed = False
-        else:
-            self.run_dir.mkdir(parents=True, exist_ok=True)
-        return self.run_dir
-
-    def write(self, record: dict) -> None:
-        if self._handle is None:
-            self.claim()
-            if self._on_open is not None:
-                self._on_open(self.run_dir)
-            self._handle = open(self.path, "a", encoding="utf-8")
-        self._handle.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
-        self._handle.flush()
-        self.count += 1
-
-    def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
 
 
 def _default_run_dir(config: pytest.Config) -> Path:
@@ -234,7 +186,28 @@ class RecordPlugin:
         if report.failed and not (report.when == "call" and records):
             self.harness_failures += 1  # an error, not a wrong answer
 
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+    @pytest.hookimpl(wrapper=True, trylast=True)  # inside the terminal's summary, around
+    def pytest_sessionfinish(self, session: pytest.Session):  # xdist's worker teardown
+        """Records, report and verdict, even when a plugin failed before (Ctrl-C during the
+        workers' teardown); a failure here is one message and the broken status, never a
+        traceback (``reports.exit_status``)."""
+        failed: BaseException | None = None
+        try:
+            yield
+        except (Exception, KeyboardInterrupt) as exc:
+            if isinstance(exc, pytest.exit.Exception):
+                raise
+            failed = exc
+        try:
+            self._finish(session)
+        except (Exception, KeyboardInterrupt) as exc:
+            failed = failed or exc
+        if failed is not None:
+            self.lines.append(broken_message(failed, self.writer.path, self.writer.count +
+                                             len(self.earlier)))
+            session.exitstatus = FINISHED_BROKEN
+
+    def _finish(self, session: pytest.Session) -> None:
         self.writer.close()
         self.prompts.close()
         state = self._completeness(session)
@@ -254,9 +227,17 @@ class RecordPlugin:
 
         df = tables.load_records(self.writer.path)
         config = self.config
+        if self.earlier and not self.writer.count and \
+                session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            self.lines.append(f"eartest: all {len(self.earlier)} trials were already recorded "
+                              f"in {self.writer.run_dir}: 0 new requests; the report is "
+                              "rebuilt from the records")
+            session.exitstatus = pytest.ExitCode.OK  # a finished run, not an empty session
         self._fail_for_earlier_wrong_answers(session, df)
         real = controls.real_records(df)  # control trials have their own table and lines
-        self.lines += artifacts.usage_lines(artifacts.usage_by_model(df))
+        # what this session asked: a resume's earlier records were counted by their own run
+        asked = df[~df["test_id"].isin(set(self.earlier))] if self.earlier else df
+        self.lines += artifacts.usage_lines(artifacts.usage_by_model(asked))
         pooled = artifacts.pooled_by_modality(tables.cell_summary(real))
         self.lines += artifacts.compact_table(pooled)
         extractors = assisted.extractor_models(df)
@@ -367,7 +348,26 @@ def pytest_configure(config: pytest.Config) -> None:
     fresh = not (config.getoption("run_dir") or config.getoption("resume"))
     writer = RecordWriter(_run_dir(config), fresh=fresh,
                           on_open=lambda run_dir: resume.save_options(config, run_dir))
-    config.pluginmanager.register(RecordPlugin(config, writer), "eartest-records")
+    torn = None if fresh else _hold(config, writer)
+    plugin = RecordPlugin(config, writer)
+    if torn:
+        plugin.lines.append(f"eartest: {torn}")
+        sys.stderr.write(f"eartest: {torn}\n")
+    config.pluginmanager.register(plugin, "eartest-records")
+
+
+def _hold(config: pytest.Config, writer: RecordWriter) -> str | None:
+    """Lock a named run directory before anything runs (made now, removed at the end if
+    nothing was written) and set aside a torn last record; the warning, if any."""
+    made = [d for d in (writer.run_dir, *writer.run_dir.parents) if not d.exists()]
+    writer.run_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        writer.lock()
+    except record_file.RunDirBusy as exc:
+        option = "--resume" if config.getoption("resume") else "--run-dir"
+        raise pytest.UsageError(f"{option}: {exc}") from None
+    config.add_cleanup(lambda: record_file.release(writer, made))
+    return record_file.set_aside_torn_tail(writer.run_dir)
 
 
 @pytest.hookimpl(wrapper=True)  # after every other plugin's part: -k/-m, then --shard's split

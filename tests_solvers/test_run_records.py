@@ -1,0 +1,128 @@
+"""A run's records survive a torn write, one run at a time writes a run directory, and a run
+that breaks after its trials says so with its own exit status (issue 27, defects 2, 8, 11, 15).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import subprocess
+import time
+from pathlib import Path
+
+from reports.__main__ import main as reports_main
+from reports.exit_status import FINISHED_BROKEN
+from reports.record_file import TORN_FILE, lock_run_dir
+from tests_solvers import CORE_BENCH, PYTEST
+from tests_solvers.fakes.openai_server import FakeOpenAIServer
+
+REPO = Path(__file__).resolve().parent.parent
+CHANCE = ["--model", "chance", "--modality", "midi", "-m", "chord and zero and standalone"]
+
+
+def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    return subprocess.run([*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *args],
+                          cwd=REPO, capture_output=True, text=True, timeout=600,
+                          env=environment | (env or {}))
+
+
+def test_defect2_a_torn_last_record_is_set_aside_and_its_trial_runs_again(tmp_path):
+    run_dir = tmp_path / "run"
+    stopped = run(*CHANCE, "-x", "--run-dir", str(run_dir))  # stops at the first wrong answer
+    assert stopped.returncode == 1, stopped.stdout[-2000:]
+    records = run_dir / "trials.jsonl"
+    lines = records.read_text().splitlines(keepends=True)
+    torn_id = json.loads(lines[-1])["test_id"]
+    fragment = lines[-1][:len(lines[-1]) // 2]  # disk full halfway through the last write
+    records.write_text("".join(lines[:-1]) + fragment)
+
+    resumed = run(*CHANCE, "--resume", str(run_dir))
+    assert resumed.returncode == 1, resumed.stdout[-3000:] + resumed.stderr[-3000:]
+    assert "torn record" in resumed.stderr and TORN_FILE in resumed.stderr
+    assert (run_dir / TORN_FILE).read_text() == fragment + "\n", "nothing silently lost"
+    test_ids = [json.loads(line)["test_id"] for line in records.read_text().splitlines()]
+    assert len(test_ids) == len(set(test_ids)) == 44
+    assert torn_id in test_ids, "the torn trial ran again"
+    assert json.loads((run_dir / "summary.json").read_text())["complete"] is True
+
+
+def test_defect2_reports_build_leaves_out_a_torn_last_line_but_not_a_bad_middle_one(
+        tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    assert run(*CHANCE, "--run-dir", str(run_dir), "--no-report").returncode == 1
+    records = run_dir / "trials.jsonl"
+    lines = records.read_text().splitlines(keepends=True)
+    records.write_text("".join(lines) + lines[0][:40])  # a torn 45th line
+    assert reports_main(["build", str(run_dir), "--out", str(tmp_path / "merged")]) == 0
+    err = capsys.readouterr().err
+    assert f"{records}:45: a torn last record" in err and "WARNING" in err
+    assert len((tmp_path / "merged" / "trials.jsonl").read_text().splitlines()) == 44
+
+    records.write_text("".join(lines[:3]) + lines[3][:40] + "\n" + "".join(lines[4:]))
+    assert reports_main(["build", str(run_dir), "--out", str(tmp_path / "again")]) == 4
+    assert f"{records}:4: not valid JSON" in capsys.readouterr().err
+
+
+def test_defect8_a_second_run_into_a_busy_run_dir_is_refused(tmp_path):
+    run_dir = tmp_path / "run"
+    with FakeOpenAIServer() as server:
+        # the first run holds its first request until the second has been refused
+        server.script = lambda request: dataclasses.replace(server.default, delay_s=60.0)
+        common = ["--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
+                  "--cache-path", str(tmp_path / "responses.sqlite"),
+                  "-m", "chord and midi and zero and standalone", "--run-dir", str(run_dir)]
+        env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+        first = subprocess.Popen(
+            [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *common], cwd=REPO,
+            env=env | {"OPENAI_API_KEY": "sk-test-lock"}, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 300
+            while server.count == 0 and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert server.count, "the first run never asked"
+            second = run(*common, env={"OPENAI_API_KEY": "sk-test-lock"})
+        finally:
+            first.kill()
+            first.wait()
+    assert second.returncode == 4, second.stdout[-2000:] + second.stderr[-2000:]
+    assert "--run-dir: " in second.stderr and "in use by another eartest run" in second.stderr
+    assert "Traceback" not in second.stdout + second.stderr
+    assert not (run_dir / "trials.jsonl").exists()
+
+
+def test_defect8_a_resume_waits_for_no_one_but_is_refused_while_the_run_lives(tmp_path):
+    run_dir = tmp_path / "run"
+    assert run(*CHANCE, "-x", "--run-dir", str(run_dir)).returncode == 1  # interrupted
+    handle = lock_run_dir(run_dir)  # as the interrupted run would, were it still running
+    refused = run(*CHANCE, "--resume", str(run_dir))
+    assert refused.returncode == 4, refused.stdout[-2000:] + refused.stderr[-2000:]
+    assert "--resume: " in refused.stderr and "in use by another eartest run" in refused.stderr
+    os.close(handle)  # the holder ended: its lock is gone with it
+    resumed = run(*CHANCE, "--resume", str(run_dir))
+    assert resumed.returncode == 1, resumed.stdout[-2000:] + resumed.stderr[-2000:]
+    assert len((run_dir / "trials.jsonl").read_text().splitlines()) == 44
+
+
+def test_defect11_a_crash_after_the_trials_is_one_message_and_the_broken_status(tmp_path):
+    run_dir = tmp_path / "run"
+    (run_dir / "summary.json").mkdir(parents=True)  # the report cannot be written
+    broken = run("--model", "oracle", "-m", "chord and midi and zero and standalone",
+                 "--run-dir", str(run_dir))
+    assert broken.returncode == FINISHED_BROKEN, broken.stdout[-3000:] + broken.stderr[-3000:]
+    assert "Traceback" not in broken.stdout + broken.stderr
+    assert "BROKEN run: the trials ran" in broken.stdout
+    assert len((run_dir / "trials.jsonl").read_text().splitlines()) == 44
+
+
+def test_defect15_resuming_a_fully_recorded_run_is_not_an_empty_session(tmp_path):
+    run_dir = tmp_path / "run"
+    oracle = ["--model", "oracle", "-m", "chord and midi and zero and standalone"]
+    assert run(*oracle, "--run-dir", str(run_dir), "--no-report").returncode == 0
+    (run_dir / "summary.json").unlink(missing_ok=True)  # killed while writing the report
+    resumed = run(*oracle, "--resume", str(run_dir))
+    assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
+    assert "all 44 trials were already recorded" in resumed.stdout
+    assert json.loads((run_dir / "summary.json").read_text())["complete"] is True
