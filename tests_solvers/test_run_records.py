@@ -126,3 +126,27 @@ def test_defect15_resuming_a_fully_recorded_run_is_not_an_empty_session(tmp_path
     assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
     assert "all 44 trials were already recorded" in resumed.stdout
     assert json.loads((run_dir / "summary.json").read_text())["complete"] is True
+
+
+def test_defect21_sigterm_leaves_no_private_cache_of_cache_off(tmp_path):
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    env |= {"OPENAI_API_KEY": "sk-test-sigterm", "TMPDIR": str(temp)}
+    with FakeOpenAIServer() as server:
+        server.script = lambda request: (None if server.count <= 3 else
+                                         dataclasses.replace(server.default, delay_s=60.0))
+        victim = subprocess.Popen(
+            [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", "--model",
+             "openai:qwen2-audio-7b", "--base-url", server.base_url, "--cache", "off",
+             "-m", "chord and midi and zero and standalone", "--run-dir", str(tmp_path / "run")],
+            cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        deadline = time.monotonic() + 300
+        while server.count <= 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert list(temp.glob("eartest-cache-off-*")), "the run made its private cache"
+        victim.terminate()
+        output = victim.communicate(timeout=120)[0]
+    assert victim.returncode == 2, output[-3000:]
+    assert not list(temp.glob("eartest-cache-off-*")), "the run's replies were left behind"
+    assert "Traceback" not in output
