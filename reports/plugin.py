@@ -24,6 +24,7 @@ from . import hookspecs, record_file, resume
 from .exit_status import FINISHED_BROKEN
 from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
 from .record_file import RecordWriter, broken_message
+from .session_usage import session_usage_lines
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -235,9 +236,7 @@ class RecordPlugin:
             session.exitstatus = pytest.ExitCode.OK  # a finished run, not an empty session
         self._fail_for_earlier_wrong_answers(session, df)
         real = controls.real_records(df)  # control trials have their own table and lines
-        # what this session asked: a resume's earlier records were counted by their own run
-        asked = df[~df["test_id"].isin(set(self.earlier))] if self.earlier else df
-        self.lines += artifacts.usage_lines(artifacts.usage_by_model(asked))
+        self.lines += session_usage_lines(config, df, self.earlier)
         pooled = artifacts.pooled_by_modality(tables.cell_summary(real))
         self.lines += artifacts.compact_table(pooled)
         extractors = assisted.extractor_models(df)
@@ -348,26 +347,13 @@ def pytest_configure(config: pytest.Config) -> None:
     fresh = not (config.getoption("run_dir") or config.getoption("resume"))
     writer = RecordWriter(_run_dir(config), fresh=fresh,
                           on_open=lambda run_dir: resume.save_options(config, run_dir))
-    torn = None if fresh else _hold(config, writer)
+    torn = None if fresh else record_file.hold(config, writer)
     plugin = RecordPlugin(config, writer)
     if torn:
         plugin.lines.append(f"eartest: {torn}")
         sys.stderr.write(f"eartest: {torn}\n")
     config.pluginmanager.register(plugin, "eartest-records")
 
-
-def _hold(config: pytest.Config, writer: RecordWriter) -> str | None:
-    """Lock a named run directory before anything runs (made now, removed at the end if
-    nothing was written) and set aside a torn last record; the warning, if any."""
-    made = [d for d in (writer.run_dir, *writer.run_dir.parents) if not d.exists()]
-    writer.run_dir.mkdir(parents=True, exist_ok=True)
-    try:
-        writer.lock()
-    except record_file.RunDirBusy as exc:
-        option = "--resume" if config.getoption("resume") else "--run-dir"
-        raise pytest.UsageError(f"{option}: {exc}") from None
-    config.add_cleanup(lambda: record_file.release(writer, made))
-    return record_file.set_aside_torn_tail(writer.run_dir)
 
 
 @pytest.hookimpl(wrapper=True)  # after every other plugin's part: -k/-m, then --shard's split

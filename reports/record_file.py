@@ -20,6 +20,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from .exit_status import FINISHED_BROKEN
 
 RECORDS_FILE = "trials.jsonl"
@@ -193,3 +195,17 @@ def broken_message(exc: BaseException, records: Path, count: int) -> str:
             f"{count} trial records are in {records}; rebuild the report with "
             f"python -m reports build {records.parent} --out <new directory> "
             f"(exit status {FINISHED_BROKEN}: not a result)")
+
+
+def hold(config: pytest.Config, writer: RecordWriter) -> str | None:
+    """Lock a named run directory before anything runs (made now, removed at the end if
+    nothing was written) and set aside a torn last record; the warning, if any."""
+    made = [d for d in (writer.run_dir, *writer.run_dir.parents) if not d.exists()]
+    writer.run_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        writer.lock()
+    except RunDirBusy as exc:
+        option = "--resume" if config.getoption("resume") else "--run-dir"
+        raise pytest.UsageError(f"{option}: {exc}") from None
+    config.add_cleanup(lambda: release(writer, made))
+    return set_aside_torn_tail(writer.run_dir)

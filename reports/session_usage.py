@@ -1,0 +1,35 @@
+"""The end-of-run account of requests: what this session sent to servers, nothing else.
+
+A resume's earlier records were counted by the session that made them, and the offline models
+(oracle, chance, the built-in listener) ask no server, so neither is counted here: the figure
+printed is the number of requests the server received.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from .artifacts import usage_by_model, usage_lines
+
+
+def offline_models(config: pytest.Config) -> set[str]:
+    """The run's models that answer without a server."""
+    from fixtures.backends import UnknownModelError, resolve_model
+
+    offline = set()
+    for name in filter(None, (n.strip() for n in (config.getoption("model", None) or "")
+                              .split(","))):
+        try:
+            if resolve_model(name, config.getoption("base_url", None)).offline:
+                offline.add(name)
+        except UnknownModelError:
+            continue
+    return offline
+
+
+def session_usage_lines(config: pytest.Config, df: pd.DataFrame, earlier: list[str]) -> list[str]:
+    """One line per network model: this session's new requests and their cost, replays apart."""
+    asked = df[~df["test_id"].isin(set(earlier))] if earlier else df
+    asked = asked[~asked["model"].isin(offline_models(config))]
+    return usage_lines(usage_by_model(asked))
