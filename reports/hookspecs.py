@@ -6,3 +6,9 @@ import pytest
 @pytest.hookspec
 def pytest_eartest_run_header(config: pytest.Config) -> dict:
     """Return entries for the run header (``summary.json``); results are merged in order."""
+
+
+@pytest.hookspec
+def pytest_eartest_offline_models(config: pytest.Config) -> list[str]:
+    """Return the run's models that answer without asking a server (left out of the account
+    of requests sent); results are joined."""

@@ -13,23 +13,10 @@ import pytest
 from .artifacts import usage_by_model, usage_lines
 
 
-def offline_models(config: pytest.Config) -> set[str]:
-    """The run's models that answer without a server."""
-    from fixtures.backends import UnknownModelError, resolve_model
-
-    offline = set()
-    for name in filter(None, (n.strip() for n in (config.getoption("model", None) or "")
-                              .split(","))):
-        try:
-            if resolve_model(name, config.getoption("base_url", None)).offline:
-                offline.add(name)
-        except UnknownModelError:
-            continue
-    return offline
-
-
 def session_usage_lines(config: pytest.Config, df: pd.DataFrame, earlier: list[str]) -> list[str]:
     """One line per network model: this session's new requests and their cost, replays apart."""
     asked = df[~df["test_id"].isin(set(earlier))] if earlier else df
-    asked = asked[~asked["model"].isin(offline_models(config))]
+    offline = {name for names in config.hook.pytest_eartest_offline_models(config=config)
+               for name in names}
+    asked = asked[~asked["model"].isin(offline)]
     return usage_lines(usage_by_model(asked))

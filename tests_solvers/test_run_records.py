@@ -11,6 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+import pytest
+
 from reports.__main__ import main as reports_main
 from reports.exit_status import FINISHED_BROKEN
 from reports.record_file import TORN_FILE, lock_run_dir
@@ -150,3 +152,19 @@ def test_defect21_sigterm_leaves_no_private_cache_of_cache_off(tmp_path):
     assert victim.returncode == 2, output[-3000:]
     assert not list(temp.glob("eartest-cache-off-*")), "the run's replies were left behind"
     assert "Traceback" not in output
+
+
+@pytest.mark.parametrize(("status", "finished"), [(0, True), (1, True), (2, False), (4, False),
+                                                  (FINISHED_BROKEN, False)])
+def test_make_bench_calls_only_a_result_a_finish(tmp_path, status, finished):
+    """The Makefile's bench target, its pytest replaced by a stand-in exiting with ``status``
+    (``-o setup``: no set-up is run)."""
+    fake_bin = tmp_path / "bin"
+    fake_bin.mkdir()
+    (fake_bin / "python").write_text(f"#!/bin/sh\nexit {status}\n")
+    (fake_bin / "python").chmod(0o755)
+    done = subprocess.run(["make", "-s", "-o", "setup", "bench", f"BIN={fake_bin}"], cwd=REPO,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode == 0) is finished, done.stdout + done.stderr
+    if status == FINISHED_BROKEN:
+        assert "BROKEN" in done.stdout
