@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import platform
-import re
 import subprocess
 import sys
 import time
@@ -61,18 +60,6 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-def _default_run_dir(config: pytest.Config) -> Path:
-    """``<runs folder>/<time>-<models>``; the writer adds a numeric suffix if that name is
-    taken when it claims the directory. The runs folder is the ini key ``eartest_run_dir``
-    (relative to the ini file), else ``reports/out``."""
-    chosen = config.getoption("model") or config.getini("eartest_model")
-    models = re.sub(r"[^A-Za-z0-9_.-]+", "_", chosen)
-    folder = config.getini("eartest_run_dir")
-    base = (config.inipath.parent / folder if folder and config.inipath
-            else REPO_ROOT / "reports" / "out")
-    return base / f"{time.strftime('%Y%m%d-%H%M%S')}-{models}"
-
-
 def _run_dir(config: pytest.Config) -> Path:
     chosen = config.getoption("run_dir")
     resuming = config.getoption("resume")
@@ -82,7 +69,7 @@ def _run_dir(config: pytest.Config) -> Path:
         resume.check_resumable(config, Path(resuming))
         return Path(resuming)
     if not chosen:
-        return _default_run_dir(config)
+        return record_file.default_run_dir(config, REPO_ROOT / "reports" / "out")
     run_dir = Path(chosen)
     if (run_dir / "trials.jsonl").exists():
         raise pytest.UsageError(
@@ -147,6 +134,11 @@ class RecordPlugin:
             else []
         self.collected = 0  # bench trials this session runs
         self.prompts = PromptWriter(lambda: writer.run_dir)
+        self.session: pytest.Session | None = None
+        self.write_error: OSError | None = None  # records could not be written: broken
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session = session
 
     @pytest.hookimpl(tryfirst=True)  # before the prefetch, which an interrupt may stop
     def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -173,12 +165,17 @@ class RecordPlugin:
         records = [v for k, v in report.user_properties if k == RECORD_PROPERTY]
         if report.when != "call":
             records = []
-        for value in records:
-            self.writer.write(value)
-        if records:  # what the model was shown, beside the records (reports.prompt_store)
-            for key, views in report.user_properties:
-                if key == PROMPTS_PROPERTY and views:
-                    self.prompts.write(views)
+        try:
+            for value in records:
+                self.writer.write(value)
+            if records:  # what the model was shown, beside the records (reports.prompt_store)
+                for key, views in report.user_properties:
+                    if key == PROMPTS_PROPERTY and views:
+                        self.prompts.write(views)
+        except OSError as exc:  # a full disk: stop the run, keep what was written
+            self.write_error = self.write_error or exc
+            if self.session is not None:
+                self.session.shouldstop = f"eartest: cannot write trial records ({exc})"
         in_bench = report.nodeid.startswith("bench/")
         unrecorded_call = report.when == "call" and not records and not report.skipped
         lost = unrecorded_call or (report.when == "setup" and report.failed)
@@ -203,6 +200,7 @@ class RecordPlugin:
             self._finish(session)
         except (Exception, KeyboardInterrupt) as exc:
             failed = failed or exc
+        failed = failed or self.write_error
         if failed is not None:
             self.lines.append(broken_message(failed, self.writer.path, self.writer.count +
                                              len(self.earlier)))
@@ -347,6 +345,7 @@ def pytest_configure(config: pytest.Config) -> None:
     fresh = not (config.getoption("run_dir") or config.getoption("resume"))
     writer = RecordWriter(_run_dir(config), fresh=fresh,
                           on_open=lambda run_dir: resume.save_options(config, run_dir))
+    config.add_cleanup(writer.unlock)  # an in-process session (pytester) ends here too
     torn = None if fresh else record_file.hold(config, writer)
     plugin = RecordPlugin(config, writer)
     if torn:

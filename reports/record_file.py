@@ -18,6 +18,8 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+import re
+import time
 from pathlib import Path
 
 import pytest
@@ -100,6 +102,18 @@ def set_aside_torn_tail(run_dir: Path) -> str | None:
         handle.truncate(handle.seek(0, os.SEEK_END) - len(fragment))
     return (f"WARNING: {path} ended in a torn record ({len(fragment)} bytes cut off by a kill "
             f"or a full disk); set aside in {run_dir / TORN_FILE}, and its trial runs again")
+
+
+def default_run_dir(config: pytest.Config, fallback: Path) -> Path:
+    """``<runs folder>/<time>-<models>``; the writer adds a numeric suffix if that name is
+    taken when it claims the directory. The runs folder is the ini key ``eartest_run_dir``
+    (relative to the ini file), else ``fallback``."""
+    chosen = config.getoption("model") or config.getini("eartest_model")
+    models = re.sub(r"[^A-Za-z0-9_.-]+", "_", chosen)
+    folder = config.getini("eartest_run_dir")
+    base = (config.inipath.parent / folder if folder and config.inipath
+            else fallback)
+    return base / f"{time.strftime('%Y%m%d-%H%M%S')}-{models}"
 
 
 class RecordWriter:

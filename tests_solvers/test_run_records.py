@@ -7,6 +7,8 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import resource
+import signal
 import subprocess
 import time
 from pathlib import Path
@@ -168,3 +170,32 @@ def test_make_bench_calls_only_a_result_a_finish(tmp_path, status, finished):
     assert (done.returncode == 0) is finished, done.stdout + done.stderr
     if status == FINISHED_BROKEN:
         assert "BROKEN" in done.stdout
+
+
+def _file_size_limit(limit_bytes: int):
+    """For a subprocess: files may grow to ``limit_bytes``, then writes fail as on a full
+    disk (EFBIG, its signal ignored)."""
+    def apply() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit_bytes, limit_bytes))
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    return apply
+
+
+def test_defect2_and_11_a_full_disk_mid_run_stops_it_broken_and_resumable(tmp_path):
+    run_dir = tmp_path / "run"
+    oracle = ["--model", "oracle", "-m", "chord and midi and zero and standalone"]
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    full = subprocess.run(
+        [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", *oracle, "--run-dir",
+         str(run_dir)], cwd=REPO, capture_output=True, text=True, timeout=600, env=env,
+        preexec_fn=_file_size_limit(20_000))
+    shown = full.stdout + full.stderr
+    assert full.returncode == FINISHED_BROKEN, shown[-3000:]
+    assert "Traceback" not in shown and "INTERNALERROR" not in shown
+    assert "BROKEN run" in full.stdout and "cannot write trial records" in shown
+    lines = (run_dir / "trials.jsonl").read_bytes().splitlines(keepends=True)
+    assert 0 < len(lines) < 44 and all(line.endswith(b"\n") for line in lines)
+    assert all(json.loads(line) for line in lines), "no half record left behind"
+    resumed = run(*oracle, "--resume", str(run_dir))
+    assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
+    assert len((run_dir / "trials.jsonl").read_text().splitlines()) == 44
