@@ -200,10 +200,10 @@ class RecordPlugin:
             self._finish(session)
         except (Exception, KeyboardInterrupt) as exc:
             failed = failed or exc
-        failed = failed or self.write_error
+        failed = self.write_error or failed  # a full disk first: the rest follows from it
         if failed is not None:
             self.lines.append(broken_message(failed, self.writer.path, self.writer.count +
-                                             len(self.earlier)))
+                                             len(self.earlier), failed is self.write_error))
             session.exitstatus = FINISHED_BROKEN
 
     def _finish(self, session: pytest.Session) -> None:

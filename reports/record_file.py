@@ -202,12 +202,15 @@ def release(writer: RecordWriter, made: list[Path]) -> None:
             break
 
 
-def broken_message(exc: BaseException, records: Path, count: int) -> str:
-    """The one line a run that crashed after its trials prints instead of a traceback."""
+def broken_message(exc: BaseException, records: Path, count: int, writing: bool) -> str:
+    """The one line a run that broke prints instead of a traceback: its records could not be
+    written (a full disk), or finishing it after its trials failed."""
     why = "interrupted" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}: {exc}"
-    return (f"eartest: BROKEN run: the trials ran, but finishing the run failed ({why}); "
-            f"{count} trial records are in {records}; rebuild the report with "
-            f"python -m reports build {records.parent} --out <new directory> "
+    what = ("writing its trial records failed, so the run stopped" if writing
+            else "the trials ran, but finishing the run failed")
+    return (f"eartest: BROKEN run: {what} ({why}); {count} trial records are in {records}; "
+            f"rebuild the report with python -m reports build {records.parent} --out <new "
+            f"directory>, or complete the run with --resume {records.parent} "
             f"(exit status {FINISHED_BROKEN}: not a result)")
 
 

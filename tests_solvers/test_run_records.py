@@ -129,6 +129,7 @@ def test_defect15_resuming_a_fully_recorded_run_is_not_an_empty_session(tmp_path
     resumed = run(*oracle, "--resume", str(run_dir))
     assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
     assert "all 44 trials were already recorded" in resumed.stdout
+    assert "new requests (" not in resumed.stdout, "an offline model asks no server"
     assert json.loads((run_dir / "summary.json").read_text())["complete"] is True
 
 
@@ -199,3 +200,39 @@ def test_defect2_and_11_a_full_disk_mid_run_stops_it_broken_and_resumable(tmp_pa
     resumed = run(*oracle, "--resume", str(run_dir))
     assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
     assert len((run_dir / "trials.jsonl").read_text().splitlines()) == 44
+
+
+def test_defect15_the_request_count_printed_is_what_the_server_received(tmp_path):
+    """LogicLM repairs whose request equals an earlier one are read from the cache: the server
+    gets each once, and the account must say so (it said 132 for 88 sent)."""
+    with FakeOpenAIServer() as server:
+        done = run("--model", "openai:gpt-4o-audio-preview", "--base-url", server.base_url,
+                   "--cache-path", str(tmp_path / "responses.sqlite"),
+                   "-m", "chord and midi and zero and logiclm", "--run-dir",
+                   str(tmp_path / "run"), "--no-report", env={"OPENAI_API_KEY": "sk-test"})
+        sent = server.count
+    assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
+    records = [json.loads(line) for line in (tmp_path / "run" / "trials.jsonl").open()]
+    assert sum(len(r["turns"]) for r in records) > sent, "no repeated repair: nothing tested"
+    assert sum(r["new_requests"] for r in records) == sent
+    assert f"openai:gpt-4o-audio-preview: {sent} new requests" in done.stdout
+
+
+def test_defect22_an_interrupted_bench_run_prints_no_snapshot_summary(tmp_path):
+    run_dir = tmp_path / "run"
+    env = {k: v for k, v in os.environ.items() if k != "PYTEST_XDIST_WORKER"}
+    victim = subprocess.Popen(
+        [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", "--model", "oracle", "-n", "2",
+         "--run-dir", str(run_dir)], cwd=REPO, env=env, stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    deadline = time.monotonic() + 400
+    records = run_dir / "trials.jsonl"
+    while time.monotonic() < deadline and victim.poll() is None and (
+            not records.exists() or len(records.read_text().splitlines()) < 10):
+        time.sleep(0.1)
+    victim.send_signal(signal.SIGINT)
+    output = victim.communicate(timeout=300)[0]
+    assert victim.returncode == 2, output[-3000:]
+    assert "INCOMPLETE run" in output
+    assert "snapshot" not in output.lower(), output[-3000:]
