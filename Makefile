@@ -35,11 +35,14 @@ test: setup lint
 		--baseline reports/baselines/listener.json --baseline-strict --gate 0.01
 
 # A wrong answer is a result, not a broken run: pytest's exit code 1 (some trials failed) ends
-# make bench normally; usage errors (4), interruptions (2) and internal errors (3) still fail.
+# make bench normally; anything else fails: interruptions (2), internal errors (3), usage
+# errors (4), and a run that finished broken (6: its report could not be written, it crashed
+# after its trials, too many errors; docs/options.md#exit-status).
 # Why each trial failed is in the run's trials.jsonl and report.html, not printed here.
 bench: setup
 	@$(BIN)/python -m pytest bench --model $(MODEL) -n $(JOBS) -q -rN --tb=no; \
 	rc=$$?; if [ $$rc -eq 1 ]; then echo "make bench: finished; the failed trials are the model's wrong answers"; \
+	elif [ $$rc -eq 6 ]; then echo "make bench: the run is BROKEN (exit status 6), not a result: see the BROKEN line above"; exit 6; \
 	elif [ $$rc -ne 0 ]; then exit $$rc; fi
 
 # every pitch stimulus of the full set against independent audio analysis (two tracker

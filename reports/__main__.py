@@ -16,9 +16,11 @@ import argparse
 import json
 import sys
 import time
+import warnings
 from pathlib import Path
 
 from .prompt_store import PROMPTS_FILE
+from .record_file import TornRecordWarning
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: the same status for the same kind of mistake
@@ -61,6 +63,7 @@ def _headers(run_dirs: list[Path]) -> list[dict]:
 def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -> Path:
     from . import artifacts, tables
     from .paths import directory_problem
+    from .record_file import is_torn
     from .settings_check import settings_problem, task_version_problem
     from .shards import incomplete_runs, merged_completeness, shard_set_problem
 
@@ -85,9 +88,9 @@ def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -
     with merged.open("w", encoding="utf-8") as handle:
         for run_dir in run_dirs:
             path = run_dir / "trials.jsonl" if run_dir.is_dir() else run_dir
-            for line in path.read_text(encoding="utf-8").splitlines():
-                if line.strip():
-                    handle.write(line + "\n")
+            for line in path.read_text(encoding="utf-8").splitlines(keepends=True):
+                if line.strip() and not is_torn(line):  # load_records warned of a torn one
+                    handle.write(line.rstrip("\n") + "\n")
     _merge_prompts(run_dirs, out_dir / PROMPTS_FILE)
     header = {
         "run_id": out_dir.name,
@@ -124,13 +127,20 @@ def main(argv: list[str] | None = None) -> int:
     compare_cmd.add_argument("run_b", type=Path)
     args = parser.parse_args(argv)
     try:
-        if args.command == "build":
-            out = args.out or REPO_ROOT / "reports" / "out" / time.strftime("merged-%Y%m%d-%H%M%S")
-            print(f"report: {build(args.run_dirs, out, args.allow_incomplete)}")
-        else:
-            from .compare import compare_runs
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", TornRecordWarning)
+            if args.command == "build":
+                out = args.out or REPO_ROOT / "reports" / "out" / time.strftime(
+                    "merged-%Y%m%d-%H%M%S")
+                report = build(args.run_dirs, out, args.allow_incomplete)
+            else:
+                from .compare import compare_runs
 
-            print(compare_runs(args.run_a, args.run_b))
+                report = compare_runs(args.run_a, args.run_b)
+        for warning in caught:
+            print(f"python -m reports {args.command}: WARNING: {warning.message}",
+                  file=sys.stderr)
+        print(f"report: {report}" if args.command == "build" else report)
     except (OSError, ValueError) as exc:
         print(f"python -m reports {args.command}: {exc}", file=sys.stderr)
         return USAGE_ERROR

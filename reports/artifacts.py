@@ -59,7 +59,8 @@ def usage_lines(usage: dict[str, dict]) -> list[str]:
         cost = entry.get("new_cost_usd")
         shown = "no list price" if cost is None else f"estimated ${cost:.4f}"
         lines.append(f"eartest: {model}: {entry['new_requests']} new requests ({shown}), "
-                     f"{entry['cached_requests']} answered from the cache of earlier runs")
+                     f"{entry['cached_requests']} answered from the cache (earlier runs' "
+                     "answers and repeats of a request already sent)")
     return lines
 
 
@@ -67,12 +68,17 @@ def compact_table(pooled) -> list[str]:
     """Accuracy per model and task, audio vs MIDI, pooled over shots and strategies."""
     assisted = "assisted_accuracy" in pooled.columns  # a run with --answer-extractor
     sampled = "mean_accuracy" in pooled.columns  # a run with --samples K: accuracy is majority
-    lines = [f"{'model':<16} {'task':<14} {'modality':<8} {'accuracy':>9} {'n':>5} {'excl':>5}"
+    names = [(str(m), str(t)) for m, t, _ in pooled.index]  # columns as wide as the longest
+    model_w = max([16, *(len(m) for m, _ in names)])  # name (syncopation@live, hf:<repo>)
+    task_w = max([14, *(len(t) for _, t in names)])
+    lines = [f"{'model':<{model_w}} {'task':<{task_w}} {'modality':<8} {'accuracy':>9} "
+             f"{'n':>5} {'excl':>5}"
              + (f" {'assisted':>9}" if assisted else "")
              + (f" {'mean':>9} {'agree':>6}" if sampled else "")]
     for (model, task, modality), row in pooled.iterrows():
         lines.append(
-            f"{model:<16} {task:<14} {modality:<8} {_percent_sign(row['accuracy']):>9} "
+            f"{model:<{model_w}} {task:<{task_w}} {modality:<8} "
+            f"{_percent_sign(row['accuracy']):>9} "
             f"{int(row['n']):>5} {int(row['n_excluded']):>5}"
             + (f" {_percent_sign(row['assisted_accuracy']):>9}" if assisted else "")
             + (f" {_percent_sign(row['mean_accuracy']):>9} {row['agreement']:>6.2f}" if sampled

@@ -34,6 +34,11 @@ def pytest_configure(config: pytest.Config) -> None:
     if config.option.tbstyle == "auto" and bench:
         config.option.tbstyle = "no"
     config.stash[ONE_LINE] = bench and config.option.tbstyle == "no"
+    snapshots = config.pluginmanager.get_plugin("syrupy")
+    if bench and snapshots is not None:
+        # a bench run has no snapshot to check; left in, the snapshot plugin prints its
+        # summary and a warning about missing worker reports when the run is interrupted
+        config.pluginmanager.unregister(snapshots)
 
 
 @pytest.hookimpl(hookwrapper=True)

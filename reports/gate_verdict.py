@@ -16,6 +16,7 @@ import pandas as pd
 import pytest
 
 from . import baseline as baseline_plugin
+from .exit_status import FINISHED_BROKEN
 
 MAX_LISTED = 25  # regressions and gate cells printed in the terminal
 
@@ -24,6 +25,13 @@ def fail(session: pytest.Session) -> None:
     """End the session non-zero (keeping a status already worse than wrong answers)."""
     if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def broken(session: pytest.Session) -> None:
+    """End the session as broken (``reports.exit_status``): it measured nothing, or mostly
+    failures of the run, so its numbers are not a result (keeping a worse status)."""
+    if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
+        session.exitstatus = FINISHED_BROKEN
 
 
 def listed(lines: list[str]) -> list[str]:
@@ -45,7 +53,7 @@ def nothing_recorded(session: pytest.Session) -> list[str]:
              if given]
     if not asked:
         return []
-    fail(session)
+    broken(session)
     return [f"eartest: {' and '.join(asked)} FAILED: nothing was measured (no trial recorded)"]
 
 

@@ -48,6 +48,19 @@ def _chance(task: str, group: pd.DataFrame) -> float:
     return CHANCE.get(base_task(task), math.nan)
 
 
+def _scored(group: pd.DataFrame) -> tuple[dict, float]:
+    """A task's numbers and chance as its family's own table scores it: a pitch experiment
+    per item over its notations (the any-notation score and its chance), so the report shows
+    one accuracy and one chance per experiment, not a per-trial pair beside the table's."""
+    family = str(group["family"].iloc[0]) if "family" in group.columns else ""
+    if family == "pitch" and "notation" in group.columns:
+        from .pitch_tables import any_notation_items
+
+        numbers = cell_numbers(any_notation_items(group), chance=True)
+        return numbers, numbers["chance"]
+    return _numbers(group), _chance(str(group["task"].iloc[0]), group)
+
+
 def _numbers(group: pd.DataFrame) -> dict:
     return cell_numbers(group.drop(columns=["chance_probability"], errors="ignore"))
 
@@ -69,7 +82,7 @@ def _accuracy_table(model: str, mine: pd.DataFrame) -> str:
     rows = []
     for task in _tasks(mine):
         group = mine[mine["task"] == task]
-        numbers, chance = _numbers(group), _chance(task, group)
+        numbers, chance = _scored(group)
         if numbers["n"] and chance == chance:
             verdict = ("above chance" if numbers["ci_low"] > chance else
                        "below chance" if numbers["ci_high"] < chance else "at chance")

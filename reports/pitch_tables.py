@@ -108,8 +108,8 @@ def _cell(row: pd.Series | None) -> str:
 
 
 def pitch_table(summary: pd.DataFrame) -> pd.DataFrame:
-    """Rows: experiments then their 28-experiment mean; columns per model: any, each notation,
-    chance (of the any-notation score). Cells read ``accuracy (n=…)`` in percent."""
+    """Rows: experiments then their mean (over those that ran); columns per model: any, each
+    notation, chance (of the any-notation score). Cells read ``accuracy (n=…)`` in percent."""
     if summary.empty:
         return pd.DataFrame()
     lookup = {(r.model, r.experiment, r.notation): r for r in summary.itertuples(index=False)}
@@ -129,8 +129,8 @@ def pitch_table(summary: pd.DataFrame) -> pd.DataFrame:
                 row.append(_cell(None if cell is None else pd.Series(cell._asdict())))
         body.append(row)
     mean_row = []
+    in_mean = [e for e in experiments if e not in OUTSIDE_MEAN]
     for model, column in columns:
-        in_mean = [e for e in experiments if e not in OUTSIDE_MEAN]
         cells = [lookup.get((model, e, "any" if column == "chance" else column)) for e in in_mean]
         counted = [c for c in cells if c is not None and c.n]
         values = [getattr(c, "chance" if column == "chance" else "accuracy") for c in counted]
@@ -139,7 +139,8 @@ def pitch_table(summary: pd.DataFrame) -> pd.DataFrame:
                   else assisted_suffix({"assisted_accuracy": sum(assisted) / len(assisted)}))
         mean_row.append(f"{100 * sum(values) / len(values):.1f} ({len(values)} exp.){suffix}"
                         if values else "")
-    index = [*experiments, "Mean (28 experiments)"]
+    # the experiments this run measured (a sample or -k runs fewer than the benchmark's 28)
+    index = [*experiments, f"Mean ({len(in_mean)} experiment{'' if len(in_mean) == 1 else 's'})"]
     return pd.DataFrame([*body, mean_row], index=pd.Index(index, name="experiment"),
                         columns=pd.MultiIndex.from_tuples(columns, names=["model", "notation"]))
 

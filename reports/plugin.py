@@ -10,15 +10,18 @@ from that file, applies the baseline and the gate, and prints a compact table.
 from __future__ import annotations
 
 import json
-import re
+import sys
 import time
 from pathlib import Path
 
 import pytest
 
-from . import hookspecs, resume
+from . import hookspecs, record_file, resume
+from .exit_status import FINISHED_BROKEN
 from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
+from .record_file import RecordWriter, broken_message
 from .run_header import bench_test_id, run_header
+from .session_usage import session_usage_lines
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -48,68 +51,6 @@ def _is_worker(config: pytest.Config) -> bool:
     return hasattr(config, "workerinput")
 
 
-class RecordWriter:
-    """Appends records to the run's JSONL file as reports arrive, flushing each line.
-
-    A default run directory (``fresh=True``) is claimed with an atomic ``mkdir`` when the run
-    first writes: two runs started in the same second (parallel CI jobs, a test suite) must
-    never share one ``trials.jsonl``, and a run that writes nothing leaves no directory."""
-
-    def __init__(self, run_dir: Path, on_open=None, fresh: bool = False) -> None:
-        self.run_dir = run_dir
-        self.count = 0
-        self._handle = None
-        self._on_open = on_open  # called with the directory once, when it is first written
-        self._unclaimed = fresh
-
-    @property
-    def path(self) -> Path:
-        return self.run_dir / "trials.jsonl"
-
-    def claim(self) -> Path:
-        """The run's directory, created now if this is the first write (idempotent)."""
-        if self._unclaimed:
-            base, suffix = self.run_dir, 1
-            while True:
-                try:
-                    self.run_dir.mkdir(parents=True)
-                    break
-                except FileExistsError:
-                    suffix += 1
-                    self.run_dir = base.with_name(f"{base.name}-{suffix}")
-            self._unclaimed = False
-        else:
-            self.run_dir.mkdir(parents=True, exist_ok=True)
-        return self.run_dir
-
-    def write(self, record: dict) -> None:
-        if self._handle is None:
-            self.claim()
-            if self._on_open is not None:
-                self._on_open(self.run_dir)
-            self._handle = open(self.path, "a", encoding="utf-8")
-        self._handle.write(json.dumps(record, sort_keys=True, ensure_ascii=False) + "\n")
-        self._handle.flush()
-        self.count += 1
-
-    def close(self) -> None:
-        if self._handle is not None:
-            self._handle.close()
-            self._handle = None
-
-
-def _default_run_dir(config: pytest.Config) -> Path:
-    """``<runs folder>/<time>-<models>``; the writer adds a numeric suffix if that name is
-    taken when it claims the directory. The runs folder is the ini key ``eartest_run_dir``
-    (relative to the ini file), else ``reports/out``."""
-    chosen = config.getoption("model") or config.getini("eartest_model")
-    models = re.sub(r"[^A-Za-z0-9_.-]+", "_", chosen)
-    folder = config.getini("eartest_run_dir")
-    base = (config.inipath.parent / folder if folder and config.inipath
-            else REPO_ROOT / "reports" / "out")
-    return base / f"{time.strftime('%Y%m%d-%H%M%S')}-{models}"
-
-
 def _run_dir(config: pytest.Config) -> Path:
     chosen = config.getoption("run_dir")
     resuming = config.getoption("resume")
@@ -119,7 +60,7 @@ def _run_dir(config: pytest.Config) -> Path:
         resume.check_resumable(config, Path(resuming))
         return Path(resuming)
     if not chosen:
-        return _default_run_dir(config)
+        return record_file.default_run_dir(config, REPO_ROOT / "reports" / "out")
     run_dir = Path(chosen)
     if (run_dir / "trials.jsonl").exists():
         raise pytest.UsageError(
@@ -154,6 +95,11 @@ class RecordPlugin:
         self.accounted: set[str] = set(self.earlier)
         self.refused = False  # a resume refused once its selection was collected
         self.prompts = PromptWriter(lambda: writer.run_dir)
+        self.session: pytest.Session | None = None
+        self.write_error: OSError | None = None  # records could not be written: broken
+
+    def pytest_sessionstart(self, session: pytest.Session) -> None:
+        self.session = session
 
     @pytest.hookimpl(tryfirst=True)  # before the prefetch, which an interrupt may stop
     def pytest_collection_finish(self, session: pytest.Session) -> None:
@@ -199,15 +145,20 @@ class RecordPlugin:
         records = [v for k, v in report.user_properties if k == RECORD_PROPERTY]
         if report.when != "call":
             records = []
-        for value in records:
-            self.writer.write(value)
-            self.accounted.add(value.get("test_id"))
+        try:
+            for value in records:
+                self.writer.write(value)
+                self.accounted.add(value.get("test_id"))
+            if records:  # what the model was shown, beside the records (reports.prompt_store)
+                for key, views in report.user_properties:
+                    if key == PROMPTS_PROPERTY and views:
+                        self.prompts.write(views)
+        except OSError as exc:  # a full disk: stop the run, keep what was written
+            self.write_error = self.write_error or exc
+            if self.session is not None:
+                self.session.shouldstop = f"eartest: cannot write trial records ({exc})"
         if report.skipped and "[" in report.nodeid:
             self.accounted.add(bench_test_id(report.nodeid))
-        if records:  # what the model was shown, beside the records (reports.prompt_store)
-            for key, views in report.user_properties:
-                if key == PROMPTS_PROPERTY and views:
-                    self.prompts.write(views)
         in_bench = report.nodeid.startswith("bench/")
         unrecorded_call = report.when == "call" and not records and not report.skipped
         lost = unrecorded_call or (report.when == "setup" and report.failed)
@@ -216,7 +167,29 @@ class RecordPlugin:
         if report.failed and not (report.when == "call" and records):
             self.harness_failures += 1  # an error, not a wrong answer
 
-    def pytest_sessionfinish(self, session: pytest.Session) -> None:
+    @pytest.hookimpl(wrapper=True, trylast=True)  # inside the terminal's summary, around
+    def pytest_sessionfinish(self, session: pytest.Session):  # xdist's worker teardown
+        """Records, report and verdict, even when a plugin failed before (Ctrl-C during the
+        workers' teardown); a failure here is one message and the broken status, never a
+        traceback (``reports.exit_status``)."""
+        failed: BaseException | None = None
+        try:
+            yield
+        except (Exception, KeyboardInterrupt) as exc:
+            if isinstance(exc, pytest.exit.Exception):
+                raise
+            failed = exc
+        try:
+            self._finish(session)
+        except (Exception, KeyboardInterrupt) as exc:
+            failed = failed or exc
+        failed = self.write_error or failed  # a full disk first: the rest follows from it
+        if failed is not None:
+            self.lines.append(broken_message(failed, self.writer.path, self.writer.count +
+                                             len(self.earlier), failed is self.write_error))
+            session.exitstatus = FINISHED_BROKEN
+
+    def _finish(self, session: pytest.Session) -> None:
         self.writer.close()
         self.prompts.close()
         if self.config.option.collectonly or self.refused:
@@ -242,9 +215,15 @@ class RecordPlugin:
 
         df = tables.load_records(self.writer.path)
         config = self.config
+        if self.earlier and not self.writer.count and \
+                session.exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            self.lines.append(f"eartest: all {len(self.earlier)} trials were already recorded "
+                              f"in {self.writer.run_dir}: 0 new requests; the report is "
+                              "rebuilt from the records")
+            session.exitstatus = pytest.ExitCode.OK  # a finished run, not an empty session
         self._fail_for_earlier_wrong_answers(session, df)
         real = controls.real_records(df)  # control trials have their own table and lines
-        self.lines += artifacts.usage_lines(artifacts.usage_by_model(df))
+        self.lines += session_usage_lines(config, df, self.earlier)
         pooled = artifacts.pooled_by_modality(tables.cell_summary(real))
         self.lines += artifacts.compact_table(pooled)
         extractors = assisted.extractor_models(df)
@@ -266,6 +245,8 @@ class RecordPlugin:
         if baseline is not None:
             self.lines += gate_verdict.apply_baseline(session, baseline, real, self.writer.run_dir,
                                                       self.harness_failures, problem)
+        if problem:  # the numbers are failures, not the model's: not a result (exit 6)
+            gate_verdict.broken(session)
 
     def _mark_unstarted(self, state: dict) -> None:
         """Interrupted before any record (in the prefetch): leave what --resume needs."""
@@ -317,7 +298,13 @@ def pytest_configure(config: pytest.Config) -> None:
     fresh = not (config.getoption("run_dir") or config.getoption("resume"))
     writer = RecordWriter(_run_dir(config), fresh=fresh,
                           on_open=lambda run_dir: resume.save_options(config, run_dir))
-    config.pluginmanager.register(RecordPlugin(config, writer), "eartest-records")
+    config.add_cleanup(writer.unlock)  # an in-process session (pytester) ends here too
+    torn = None if fresh else record_file.hold(config, writer)
+    plugin = RecordPlugin(config, writer)
+    if torn:
+        plugin.lines.append(f"eartest: {torn}")
+        sys.stderr.write(f"eartest: {torn}\n")
+    config.pluginmanager.register(plugin, "eartest-records")
 
 
 @pytest.hookimpl(wrapper=True)  # after every other plugin's part: -k/-m, then --shard's split

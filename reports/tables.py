@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from solvers.trial_record import RecordError, row_from_json
 
 from .assisted import ASSISTED_COLUMNS, assisted_suffix, has_extractor
 from .cells import cell_numbers, counted
+from .record_file import TornRecordWarning, is_torn
 from .sampled import SAMPLED_COLUMNS, has_samples, sample_suffix
 
 CELL_KEYS = ("model", "task", "modality", "shot", "strategy")
@@ -84,7 +86,8 @@ def load_records(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
         If a path is neither a run directory holding ``trials.jsonl`` nor an existing file.
     ValueError
         For a line that is not a valid trial record (naming file, line number and field), or a
-        duplicate (model, trial_id).
+        duplicate (model, trial_id). A torn last line (no newline, not whole JSON) is left
+        out with a ``TornRecordWarning`` instead.
     """
     if isinstance(paths, str | os.PathLike):
         paths = [paths]
@@ -99,6 +102,11 @@ def load_records(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
         with path.open(encoding="utf-8") as handle:
             for number, line in enumerate(handle, start=1):
                 if not line.strip():
+                    continue
+                if is_torn(line):  # the last line, cut off: never a whole record
+                    warnings.warn(f"{path}:{number}: a torn last record ({len(line)} "
+                                  "characters, cut off by a kill or a full disk) left out",
+                                  TornRecordWarning, stacklevel=2)
                     continue
                 record = _parse_line(line, path, number)
                 key = (record["model"], record["trial_id"])

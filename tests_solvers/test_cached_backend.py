@@ -125,7 +125,7 @@ def test_replay_hits_and_refuses_misses_without_asking(tmp_path):
     [
         ("stop", True),
         ("length", True),
-        ("empty", True),
+        ("empty", False),  # issue 27 defect 9: an empty reply is no answer; never replayed
         ("error", False),
         ("safety", False),
         ("recitation", False),
@@ -139,6 +139,21 @@ def test_only_real_answers_are_stored(tmp_path, finish_reason, stored):
     assert (cache.count(), backend.stores) == ((1, 1) if stored else (0, 0))
     _ask(backend, _request())
     assert len(inner.requests) == (1 if stored else 2)
+
+
+def test_a_repeat_of_this_runs_request_is_counted_as_sent_once(tmp_path):
+    """Issue 27 defect 15: a repair whose request equals an earlier one of this run is read
+    from the cache; the record must not count it as a second request to the server."""
+    inner = ScriptedBackend(script=lambda r: "reply")
+    cache = ResponseCache(tmp_path / "responses.sqlite")
+    backend = CachedBackend(inner, cache, "use", "scripted", None, run="this-run")
+    first, repeat = _ask(backend, _request()), _ask(backend, _request())
+    assert len(inner.requests) == 1
+    assert (first.cached, repeat.cached) == (False, True)
+    # another process of the same run (an xdist worker) reading the answer first counts it
+    other = CachedBackend(ScriptedBackend(replies=[]), cache, "use", "scripted", None,
+                          run="this-run")
+    assert not _ask(other, _request()).cached and _ask(other, _request()).cached
 
 
 def test_backend_errors_propagate_and_are_not_stored(tmp_path):

@@ -25,6 +25,7 @@ from fixtures.runner import Trial, run_trial_sync
 from fixtures.tasks.catalog import items_for
 from reports.baseline import Baseline, baseline_from_records, gate_failures
 from reports.compare import compare_runs
+from reports.exit_status import FINISHED_BROKEN
 from reports.run_health import health_problem
 from reports.tables import cell_summary
 from solvers.sampling import summarize
@@ -230,7 +231,7 @@ def test_defect01_replay_of_an_empty_cache_fails_the_gate_and_is_not_saved(tmp_p
                   "--gate", "0.01", "--baseline-save", str(tmp_path / "again.json"),
                   env={"GEMINI_API_KEY": "test-key-not-sent"})
     out = gated.stdout
-    assert gated.returncode == 1, out[-3000:]
+    assert gated.returncode == FINISHED_BROKEN, out[-3000:]  # not a result: broken, not wrong
     assert "gate at alpha 0.01 passed" not in out
     assert "gate at alpha 0.01 FAILED: nothing was measured" in out
     assert "gemini-flash chord/midi/zero/standalone: nothing measured now (n = 0 of 44" in out

@@ -41,6 +41,7 @@ from tests_solvers.fakes.openai_server import (
     Step,
     completion,
     content_filter,
+    dribbling,
     empty_choices,
     error,
     length,
@@ -184,6 +185,18 @@ def test_timeout_then_success(server, zero_shot_audio) -> None:
     response = generate(make_backend(server, timeout_s=0.3), zero_shot_audio)
     assert response.text == "Final Answer: B"
     assert server.count == 2 and time.monotonic() - started < 6.0  # did not wait out the 8 s
+
+
+def test_request_timeout_is_a_deadline_for_the_whole_request(server, zero_shot_audio) -> None:
+    """Issue 27 defect 10: a server sending one byte every 0.5 s never trips a read timeout;
+    --request-timeout still ends each attempt, and the retries, in about its time."""
+    policy = RetryPolicy(max_attempts=2, initial_delay_s=0.001, max_delay_s=0.01)
+    server.enqueue(dribbling(0.5), dribbling(0.5))
+    started = time.monotonic()
+    with pytest.raises(BackendError, match=r"gave up after 2 attempts.*within 1 s"):
+        generate(make_backend(server, timeout_s=1.0, policy=policy), zero_shot_audio)
+    assert time.monotonic() - started < 5.0  # the body alone takes some 100 s to dribble
+    assert server.count == 2
 
 
 def test_retries_exhausted_raise_backend_error(server, zero_shot_audio) -> None:

@@ -36,6 +36,7 @@ class Step:
     headers: tuple[tuple[str, str], ...] = ()
     delay_s: float = 0.0
     content_type: str = "application/json"
+    dribble_s: float = 0.0  # above 0: the body is sent one byte at a time, this far apart
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,12 @@ def rate_limited(retry_after_s: float = 0.05, header: str = "retry-after") -> St
 
 def server_error(status: int = 500) -> Step:
     return error(status, "The server had an error while processing your request.")
+
+
+def dribbling(byte_every_s: float = 0.5, then: Step | None = None) -> Step:
+    """``then`` (default: the fixed reply) sent at once in its headers, then one body byte
+    every ``byte_every_s``: a server alive enough never to trip a read timeout."""
+    return dataclasses.replace(then or text(), dribble_s=byte_every_s)
 
 
 def slow(delay_s: float, then: Step | None = None) -> Step:
@@ -265,7 +272,13 @@ class _Handler(BaseHTTPRequestHandler):
             for name, value in step.headers:
                 self.send_header(name, value)
             self.end_headers()
-            self.wfile.write(payload)
+            if not step.dribble_s:
+                self.wfile.write(payload)
+            for index in range(len(payload) if step.dribble_s else 0):
+                self.wfile.write(payload[index:index + 1])
+                self.wfile.flush()
+                if self.server.fake._stopping.wait(step.dribble_s):
+                    break
         except (BrokenPipeError, ConnectionResetError):
             self.close_connection = True  # the client gave up (timeout) before the answer
 
