@@ -127,6 +127,7 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
     from . import assisted, controls, figures, html, mcq_tables, musepub_tables, pitch_tables, stats
+    from .factor_section import factor_section
     from .html_grid import LINK_AXES
     from .html_views import report_views
     from .sections import records_for, sections_by_family, unbuilt_sections
@@ -255,6 +256,10 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     views = report_views(every_record, real, control_summary, thresholds, out_dir,
                          records_for(real, "confusion", by_family))
     written.update(views.files)
+    factor_files, factor_view = factor_section(real, out_dir)
+    written.update(factor_files)
+    if factor_view is not None:
+        views.sections.insert(0, factor_view)
     put("report.html", html.render_report(header, report_tables,
                                           {**figure_paths, **threshold_figures},
                                           headline=views.headline, views=views.sections,
