@@ -130,6 +130,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     from .factor_section import factor_section
     from .html_grid import LINK_AXES
     from .html_views import report_views
+    from .pitch_confusion_section import pitch_confusion_section
     from .sections import records_for, sections_by_family, unbuilt_sections
     from .threshold_section import threshold_section
 
@@ -258,8 +259,9 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     written.update(views.files)
     factor_files, factor_view = factor_section(real, out_dir)
     written.update(factor_files)
-    if factor_view is not None:
-        views.sections.insert(0, factor_view)
+    confusion_files, confusion_view = pitch_confusion_section(pitch, out_dir)
+    written.update(confusion_files)
+    views.sections[0:0] = [view for view in (factor_view, confusion_view) if view is not None]
     put("report.html", html.render_report(header, report_tables,
                                           {**figure_paths, **threshold_figures},
                                           headline=views.headline, views=views.sections,
