@@ -56,11 +56,23 @@ def usage_lines(usage: dict[str, dict]) -> list[str]:
         tokens = entry["input_tokens"] + entry["output_tokens"]
         if not tokens and not entry["cached_requests"]:
             continue  # an offline model: nothing was asked of anyone
-        cost = entry.get("new_cost_usd")
-        shown = "no list price" if cost is None else f"estimated ${cost:.4f}"
+        shown = _cost_text(entry)
         lines.append(f"eartest: {model}: {entry['new_requests']} new requests ({shown}), "
                      f"{entry['cached_requests']} answered from the cache of earlier runs")
     return lines
+
+
+def _cost_text(entry: dict) -> str:
+    """What the new requests cost: billed as the provider said, else the list-price estimate,
+    each labelled (and both when the provider billed only some of them)."""
+    cost, billed = entry.get("new_cost_usd"), entry.get("billed_cost_usd")
+    estimate = "no list price" if cost is None else f"estimated ${cost:.4f} at list prices"
+    if billed is None:
+        return estimate
+    counted = entry.get("billed_requests", 0)
+    if counted >= entry["new_requests"]:
+        return f"billed ${billed:.4f}"
+    return f"billed ${billed:.4f} for {counted} of them; {estimate} for all"
 
 
 def compact_table(pooled) -> list[str]:
@@ -99,8 +111,18 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
             "input_tokens": int(group.get("input_tokens", pd.Series([0])).fillna(0).sum()),
             "output_tokens": int(group.get("output_tokens", pd.Series([0])).fillna(0).sum()),
             "estimated_cost_usd": round(float(known.sum()), 6) if len(known) else None,
+            **_billed(group, turns),
         }
     return {**usage, **_extractor_usage(df)}
+
+
+def _billed(group: pd.DataFrame, turns: list[dict]) -> dict:
+    """The run's cost as providers billed it (``billed_cost_usd``, None when no reply said)
+    and how many of the new requests said it (``billed_requests``)."""
+    billed = group.get("billed_cost_usd", pd.Series([None] * len(group))).dropna()
+    said = sum(1 for t in turns if not t.get("cached") and t.get("cost_usd") is not None)
+    return {"billed_cost_usd": round(float(billed.sum()), 10) if len(billed) else None,
+            "billed_requests": said}
 
 
 def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
