@@ -17,5 +17,5 @@ if _worker or "NUMBA_CACHE_DIR" not in os.environ:
 
 pytest_plugins = [
     "reports.plugin", "reports.bench_output", "reports.baseline", "fixtures.plugin",
-    "fixtures.models_plugin", "fixtures.shard",
+    "fixtures.models_plugin", "fixtures.shard", "fixtures.human_plugin",
 ]

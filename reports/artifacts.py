@@ -152,7 +152,9 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     from .factor_section import factor_section
     from .html_grid import LINK_AXES
     from .html_views import report_views
+    from .humans import human_report_tables
     from .pitch_confusion_section import pitch_confusion_section
+    from .published import published_report_tables
     from .sections import records_for, sections_by_family, unbuilt_sections
     from .threshold_section import threshold_section
 
@@ -270,6 +272,8 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
         control_table.attrs[LINK_AXES] = {"index": tuple(control_table.index.names),
                                           "columns": (None,)}
         report_tables["Audio-attention controls"] = control_table
+    report_tables.update(human_report_tables(df))  # listeners beside the models
+    report_tables.update(published_report_tables(real))  # the seed papers' own numbers
     if glmm is not None:
         glmm.attrs["caption"] = (
             "Per task: logistic mixed model correct ~ model * modality + (1 | stimulus), "

@@ -27,13 +27,13 @@ RESULT_OPTIONS = (
     "model", "modality", "shot", "strategy", "seed", "max_output_tokens", "control",
     "temperature", "top_p", "samples", "shard",
     "stimuli_manifest", "notation", "pitch_sample", "backgrounds", "adaptive",
-    "adaptive_trials", "mcq_dataset", "mcq_layout",
+    "adaptive_trials", "pitch_dataset", "mcq_dataset", "mcq_layout",
     "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
     "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
     "markexpr",
 )
 # Options added after runs were first saved: a saved run without them ran at these values.
-ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1}
+ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1, "pitch_dataset": ""}
 
 
 def run_options(config: pytest.Config) -> dict:

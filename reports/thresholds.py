@@ -92,6 +92,10 @@ def graded_items(pitch: pd.DataFrame) -> pd.DataFrame:
     items = counted(any_notation_items(pitch))
     params = pitch.drop_duplicates(["experiment", "item_id"]).set_index(
         ["experiment", "item_id"])["params"]
+    # Recordings (a stimuli manifest, PitchBench's release) carry no stimulus level: no fit.
+    leveled = [GRADED[e].param in params[(e, i)]
+               for e, i in zip(items["experiment"], items["item_id"], strict=True)]
+    items = items[leveled] if leveled else items
     levels, conditions, methods, slots = [], [], [], []
     for experiment, item_id in zip(items["experiment"], items["item_id"], strict=True):
         spec, values = GRADED[experiment], params[(experiment, item_id)]

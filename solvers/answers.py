@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
@@ -54,18 +54,36 @@ _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n+|\s+[\u2014\u2013]\s+|\s+-\s+")
 _YES = frozenset("yes yeah yep yup yea affirmative correct true indeed".split())
 _NO = frozenset("no nope nah negative false incorrect".split())
 _LEAD_IN = frozenset("so thus therefore hence is answer final my believe think say guess".split())
-_SAME = frozenset("same identical transposed transposition transpositions equivalent".split())
+_SAME = frozenset("same identical transposed transposition transpositions equivalent match matches "
+                  "matched".split())
+# "match" says the compared things are the same only of them ("they match", "the rhythms don't
+# match"), not of a part ("the first notes match").
+_MATCH = frozenset({"match", "matches", "matched"})
+_WHOLE_SUBJECTS = frozenset("they both these all everything two".split())
 _DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar difference "
                        "differences".split())
-# "no" before an answer word of the question quantifies it ("no difference", "no modulation",
-# "no doubt"): it is no answer word then, and negates that word ("There is no difference"
-# says they are the same). Before anything else "no" stays the answer ("No they differ").
-_QUANTIFIED_NO = re.compile(r"\bno\s+([^\W\d_]+(?:-[^\W\d_]+)*)", re.IGNORECASE)
+# "no" before a word that can open a sentence of its own ("No they differ", "No, ...") is the
+# answer; before any other word it quantifies a noun phrase ("no difference", "no pitch
+# differences", "no key change", "no oddball"): no answer word then. It negates the first
+# answer word of the question within that phrase ("There are no pitch differences" says they
+# are the same); a phrase without one ("No oddball is present" asked whether two melodies are
+# the same) answers nothing.
+_QUANTIFIED_NO = re.compile(r"\bno((?:[^\S\n]+[^\W\d_]+(?:['\u2019-][^\W\d_]+)*){1,6})",
+                            re.IGNORECASE)
+_ANSWER_NO_BEFORE = frozenset(
+    "i it its it's they they're these this that that's those there there's we you he she the a "
+    "an not way sorry sir yes yeah yep no nope nah wait actually but and or nor so then because "
+    "since as if whether unless both each definitely absolutely certainly maybe perhaps probably "
+    "possibly final answer is vs versus".split())
 _ALSO_QUANTIFIED = frozenset({"doubt"})
 _QUANTIFIER = "nix"  # what a quantifying "no" is read as: it negates the one word after it
+_NO_ANSWER_WORD = "nought"  # a quantifying "no" before no answer word of the question
+_PHRASE_WORDS_AHEAD = 3  # "no [pitch] [key] differences"
+_OF_PHRASE = frozenset("of a an any the".split())
 # same/different said of something: only of the compared things ("the same melody", not
 # "the same rhythm"), or as a statement ("they are the same")
-_ADJECTIVES = (_SAME - {"transposed", "transposition", "transpositions"}
+_ADJECTIVES = (_SAME - {"transposed", "transposition", "transpositions", "match", "matches",
+                         "matched"}
                | _DIFFERENT - {"difference", "differences"})
 # A yes/no word said as an answer: opening a sentence or clause, or closing one ("actually no").
 _SAID = re.compile(r"(?:^|(?<=[.!?;:,\u2014\u2013(-])|(?<=\bactually)|(?<=\bwait))\s*"
@@ -73,12 +91,27 @@ _SAID = re.compile(r"(?:^|(?<=[.!?;:,\u2014\u2013(-])|(?<=\bactually)|(?<=\bwait
                    r"(?=\s*(?:[.!?;:,)\u2014\u2013]|\s-\s|$))", re.IGNORECASE | re.MULTILINE)
 _NOUNS = frozenset("melody melodies tune tunes one ones line lines sequence intervals interval "
                    "contour pattern melodic".split())
+# Words that end the noun phrase after "same"/"different" ("the same exact drum set patterns"
+# names patterns; "the same key as the melody" names a key).
+_PHRASE_END = frozenset("as in of to with from than and or but is are was were that which for at "
+                        "on by except though so because since while whereas".split())
+_MAX_PHRASE_WORDS = 4
 # Words before a closing "same"/"different" that make it a statement: "they're the same".
 _PREDICATE = frozenset("the are re is s not completely totally entirely quite very all two "
                        "clearly definitely".split())
 _CONTRACTION = re.compile(r"n['\u2019]t\b")
 _CLAUSE = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
-_NEGATORS = frozenset("not never t isn aren isnt arent neither nor".split())
+_NEGATORS = frozenset("not never t isn aren isnt arent neither nor nothing none".split())
+# A negation after an answer word turns it when it denies that the thing named occurs: "A key
+# modulation does not occur", "differences were not detected", "a modulation never happens".
+# ("Transposition does not change the intervals" denies something else: no turn.)
+_OCCURRING = frozenset("occur occurs occurred happen happens happened exist exists existed "
+                       "appear appears appeared take takes took present detected found heard "
+                       "noticed audible apparent evident there".split())
+_AUXILIARIES = frozenset("do does did is are was were be been has have had will would can could "
+                         "should shall".split())
+_LIMITS = frozenset("until till before except unless only".split())
+_SCOPE_ENDS = frozenset("but and yet though although while whereas so because since".split())
 _CONDITIONALS = frozenset("if whether unless".split())  # the rest of the clause is no answer
 _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|not\s+(?:\w+\s+)?"
                         r"(?:sure|certain)|can'?t\s+(?:tell|say)|cannot\s+(?:tell|say)|"
@@ -98,10 +131,13 @@ class YesNoPhrases:
     nouns: frozenset[str] = frozenset()
 
 
-def sameness(*compared: str) -> YesNoPhrases:
+def sameness(*compared: str, same: Iterable[str] = (), different: Iterable[str] = ()
+             ) -> YesNoPhrases:
     """The phrases of a question whether two things are the same, called ``compared`` too
-    ("rhythm", "progression") besides the melody words."""
-    return YesNoPhrases(_SAME, _DIFFERENT, _NOUNS | frozenset(compared))
+    ("rhythm", "progression") besides the melody words; ``same`` and ``different`` are the
+    question's own further words for its answers (MUSE's "if you notice an oddball")."""
+    return YesNoPhrases(_SAME | frozenset(same), _DIFFERENT | frozenset(different),
+                        _NOUNS | frozenset(compared))
 
 
 SAMENESS = sameness()  # "are these the same melody?"
@@ -110,13 +146,15 @@ SAMENESS = sameness()  # "are these the same melody?"
 def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
     """Answers named by same/different phrases ("the same melody", "not identical", "different
     melodies", "transposed"); "same rhythm" names nothing (a melody's part, not the melody).
-    A negation turns the next such word of its clause ("I do not think they are the same")."""
-    found: set[str] = set()
+    A negation turns the next such word of its clause ("I do not think they are the same"),
+    or, negating the verb after one, the one before it ("A modulation does not occur")."""
+    found: list[list] = []  # [answer, index, turned]
     negated = False
     for index, word in enumerate(words):
         if word in _CONDITIONALS:
             break  # "whether it modulates", "if they are the same": asked, not answered
         if word in _NEGATORS:
+            _turn_back(found, words, index)
             negated = True
             continue
         if word in phrases.yes:
@@ -128,16 +166,61 @@ def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
         quantified = index > 0 and words[index - 1] == _QUANTIFIER  # "no difference"
         turned, negated = negated != quantified, False
         if word in _ADJECTIVES and not quantified:
-            after = words[index + 1:index + 3]
+            after = _noun_phrase(words, index + 1)
             if after and not (set(after) & phrases.nouns):
                 continue  # "same rhythm", "different key"
-            before = words[index - 1] if index else ""
+            before = _before_adverbs(words, index)
             if not after and index and before not in _PREDICATE:
                 continue  # "I same": a stray word, not "they are the same"
+        if word in _MATCH and _subject(words, index) not in _WHOLE_SUBJECTS | phrases.nouns:
+            continue
         if turned:
             answer = "no" if answer == "yes" else "yes"
-        found.add(answer)
-    return found
+        found.append([answer, index, turned])
+    return {answer for answer, _index, _turned in found}
+
+
+def _before_adverbs(words: list[str], index: int) -> str:
+    """The word before ``words[index]`` and the adverbs in front of it ("functionally
+    different", "rhythmically identical")."""
+    index -= 1
+    while index > 0 and words[index].endswith("ly") and words[index] not in _PREDICATE:
+        index -= 1
+    return words[index] if index >= 0 else ""
+
+
+def _subject(words: list[str], index: int) -> str:
+    """The word before a verb, past negations and auxiliaries ("they do not match")."""
+    index -= 1
+    while index >= 0 and (words[index] in _NEGATORS or words[index] in _AUXILIARIES):
+        index -= 1
+    return words[index] if index >= 0 else ""
+
+
+def _noun_phrase(words: list[str], start: int) -> list[str]:
+    """The words after a same/different adjective up to the end of its noun phrase."""
+    phrase: list[str] = []
+    for word in words[start:start + _MAX_PHRASE_WORDS]:
+        if word in _PHRASE_END:
+            break
+        phrase.append(word)
+    return phrase or words[start:start + 2]
+
+
+def _turn_back(found: list[list], words: list[str], index: int) -> None:
+    """Turn the last answer before a verb's negation ("modulation does not occur") when no
+    other answer word follows the negation in the clause and nothing ends its scope between."""
+    if not found or found[-1][2]:
+        return
+    if not (words[index] == "never" or words[index - 1] in _AUXILIARIES):
+        return  # "transposed intervals, not pitches" negates a noun, not the verb
+    if not set(words[index + 1:index + 3]) & _OCCURRING:
+        return
+    last = found[-1]
+    between = words[last[1] + 1:index]
+    if set(between) & (_SCOPE_ENDS | _NEGATORS) or set(words[index:]) & _LIMITS:
+        return  # "A modulation does not occur until the last bar" says it occurs
+    last[0], last[2] = ("no" if last[0] == "yes" else "yes"), True
 
 
 def _sentence_answer(sentence: str, phrases: YesNoPhrases = SAMENESS
@@ -167,6 +250,26 @@ def _sentence_answer(sentence: str, phrases: YesNoPhrases = SAMENESS
     return None, False, (HEDGE if said else None)
 
 
+def _quantify(match: re.Match, phrases: YesNoPhrases) -> str:
+    """A quantifying "no" moved before the answer word it negates, or made no answer word."""
+    ahead = match.group(1)
+    words = list(_TOKEN.finditer(ahead))
+    if not words or words[0].group().casefold() in _ANSWER_NO_BEFORE:
+        return match.group(0)  # "No they differ", "No, ..."
+    quantified = phrases.yes | phrases.no | _ALSO_QUANTIFIED
+    content = 0
+    for word in words:
+        folded = word.group().casefold()
+        if folded in quantified:
+            return f"{ahead[:word.start()]} {_QUANTIFIER} {ahead[word.start():]}"
+        if content and folded in _OF_PHRASE:
+            continue  # "no evidence of modulation", "no sign of a key change"
+        content += 1
+        if content >= _PHRASE_WORDS_AHEAD or folded in _ANSWER_NO_BEFORE or folded in _PHRASE_END:
+            break  # the noun phrase ended: "No hit is displaced"
+    return f"{_NO_ANSWER_WORD}{ahead}"
+
+
 def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -> tuple:
     """The yes/no one span commits to: its yes/no sentences agree, or its answer phrases
     (same/different...) do; a sentence opening with yes/no outranks reasoning sentences
@@ -174,9 +277,7 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
     if _UNCERTAIN.search(text):
         return None, "uncertain answer"
-    quantified = phrases.yes | phrases.no | _ALSO_QUANTIFIED
-    text = _QUANTIFIED_NO.sub(lambda m: f"{_QUANTIFIER} {m.group(1)}"
-                              if m.group(1).casefold() in quantified else m.group(0), text)
+    text = _QUANTIFIED_NO.sub(partial(_quantify, phrases=phrases), text)
     said = {"no" if (first or last).casefold() in _NO else "yes"
             for first, last in _SAID.findall(text)}
     if len(said) > 1:

@@ -67,7 +67,7 @@ FILLER = frozenset(
     carefully listening analysis thought or and nor vs versus based genre style mood key
     tonality timbre emotion feel feels felt feeling character main primary featured prominent
     lead leading closest nearest syncopation syncopated rhythm pattern melody melodies melodic
-    contour shape meter metre time signature grouping loop loops""".split()
+    contour shape meter metre time signature grouping loop loops among options""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
@@ -92,6 +92,10 @@ _NEITHER = re.compile(r"\s*(?:it\s*(?:'|\u2019)?\s*s\s+|it\s+is\s+)?neither\s+(.
 _LABEL_MARKS = frozenset([".", ":", "(", "-", "--", "\u2014", "\u2013", "!"])
 _EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", "due to",
                            "based on"])
+_DASHES = frozenset(["\u2014", "\u2013", "-", "--"])
+# After a dash, a clause opening so explains the answer ("D — the arpeggio climbs two stacked
+# minor thirds ..."): an option it mentions in passing is no second answer.
+_EXPLAINING_OPENING = re.compile(r"\s*(?:the|its|it|this|that|there|i)\b", re.IGNORECASE)
 _TURNS = frozenset("but however although though whereas yet unless if".split())
 # Words before a letter that make it a note or key name: "in A", "the key is A", "root C".
 _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass at".split())
@@ -141,6 +145,17 @@ class ChoiceReader:
             if len(turned_to[0]) == 1 and turned_to[2]:  # "None fits well, but B is closest"
                 segments = [("", turn.group(1)), *segments[2:]]
                 head_named, head_via, head_pure = turned_to
+        # An option ruled out by its text, then another named alone: "Not major — minor.",
+        # "Not pop music — it's ska." (A bare letter ruled out, "Not A, it is B", stays no
+        # answer: the documented conservative reading.)
+        if len(segments) > 1 and (ruled_out := self._excluded(segments[0][1])) and \
+                head_via == "option_text":
+            turn = _TURN_TO.match(f"{segments[1][0]} {segments[1][1]}")
+            rest = turn.group(1) if turn else segments[1][1]
+            named, via, pure = self.named(rest)
+            if len(named) == 1 and pure and not named & ruled_out:  # "Not major — minor."
+                segments = [("", rest), *segments[2:]]
+                head_named, head_via, head_pure = named, via, pure
         if len(head_named) > 1:
             return None, HEDGE
         if not head_named or not head_pure:
@@ -168,7 +183,8 @@ class ChoiceReader:
         segments = [(delimiter, segment) for _index, delimiter, segment in indexed]
         for index, delimiter, segment in indexed[1:]:
             named, _via, pure = self.named(segment)
-            explained = delimiter in _EXPLANATIONS  # "because ...": reasons, not answers
+            explained = delimiter in _EXPLANATIONS or (  # "because ...": reasons, not answers
+                delimiter in _DASHES and bool(_EXPLAINING_OPENING.match(segment)))
             opening = _TOKEN.match(segment.lstrip())
             turned = delimiter in _TURNS or bool(  # "minor but also calm", "B — though C"
                 opening and opening.group().casefold() in _TURNS)

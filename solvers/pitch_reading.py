@@ -44,9 +44,10 @@ from .pitch_numbers import (
     find_times,
     ordinal_word_integers,
 )
+from .pitch_phrases import spell_numbers, without_non_answers
 from .pitch_words import read_choice, read_contour
 from .reply_spans import HEDGE
-from .span_text import Result, read_alternatives
+from .span_text import MAX_SPAN_CHARS, Result, read_alternatives
 
 # --- Pitches -----------------------------------------------------------------------------------
 
@@ -116,7 +117,7 @@ def _agrees(restated: list[int], answer: list[int], kind: str) -> bool:
 
 def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[str, list]]:
     """The pitches written in the asked notation, and restatements by the notation they use."""
-    text = normalize_pitch_text(text)
+    text = without_non_answers(spell_numbers(normalize_pitch_text(text)))
     if notation in ("hz", "midi", "spn"):
         text = normalize_frequency_commas(text)
     spn = spn_mentions(text)
@@ -180,7 +181,10 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             keys = sorted(set(keys))
         return PitchAnswer(tuple(keys), freqs, cents), None, "+".join(vias)
 
-    return lambda text, source: read_alternatives(text, read_one, source=source)
+    # the tuning reference is blanked first: an explanation cut after it would drop the answer
+    return lambda text, source: read_alternatives(
+        text if len(text) > MAX_SPAN_CHARS else without_non_answers(spell_numbers(text)),
+        read_one, source=source)
 
 
 def _frequency(pitch: ParsedPitch) -> float:

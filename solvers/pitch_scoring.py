@@ -166,9 +166,13 @@ def _judge(kind: str, truth: tuple, answer: object, notation: str | None) -> Pit
 # --- Dispatch ----------------------------------------------------------------------------------
 
 
-def _reader(kind: str, notation: str | None, options: tuple[str, ...],
-            option_pitches: tuple[int, ...] = ()):
+def span_reader(kind: str, notation: str | None, options: tuple[str, ...] = (),
+                option_pitches: tuple[int, ...] = ()):
     """The span reader of a kind, remembering spans already read (a reply may repeat one)."""
+    if kind not in ANSWER_KINDS:
+        raise ValueError(f"unknown answer kind {kind!r}; expected one of {ANSWER_KINDS}")
+    if kind in PITCH_KINDS and notation not in NOTATIONS:
+        raise ValueError(f"kind {kind!r} needs a notation in {NOTATIONS}, got {notation!r}")
     if kind in PITCH_KINDS:
         read = pitch_reader(str(notation), kind)
     elif kind == "choice":
@@ -209,7 +213,7 @@ def score_answer(
         raise ValueError(f"kind {kind!r} needs a notation in {NOTATIONS}, got {notation!r}")
     if kind == "choice" and (not options or truth[0] not in options):
         raise ValueError(f"choice truth {truth!r} must be one of the options {options!r}")
-    reading = read_reply(reply, _reader(kind, notation, tuple(options), tuple(option_pitches)))
+    reading = read_reply(reply, span_reader(kind, notation, tuple(options), tuple(option_pitches)))
     if reading.answer is None:
         f1 = 0.0 if kind == "pitch_sequence" else None
         if reading.error == HEDGE:

@@ -54,11 +54,37 @@ MAX_FALLBACK_WORDS = 14
 MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
 _RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
                          r"thought|on reflection|let me (?:re)?check)\b", re.IGNORECASE)
+# An explicit retraction of an answer already given, saying it was wrong: after one, only the
+# answer lines that follow it count ("Final Answer: D" ... "Wait, listening again, I was
+# wrong." ... "Final Answer: C" is C); with none after it, the answer is withdrawn. Two final
+# answers with nothing taken back between them ("Wait, the last interval differs.") stay a hedge.
+_ADMISSION = re.compile(
+    r"\bI\s+was\s+(?:wrong|mistaken)\b|\bI\s+(?:made|make)\s+an?\s+(?:mistake|error)\b"
+    r"|\b(?:my|that|the)\s+(?:previous\s+|earlier\s+|first\s+|initial\s+)?answer\s+(?:was|is)\s+"
+    r"(?:wrong|incorrect)\b|\bI\s+take\s+(?:that|it)\s+back\b"
+    r"|\blet\s+me\s+(?:correct|reconsider|revise)\b|\bI\s+(?:need|have)\s+to\s+(?:correct|revise)\b"
+    r"|\brevised\s+(?:final\s+)?answer\b|\bcorrecting\s+(?:myself|my\s+answer)\b",
+    re.IGNORECASE)
+# Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise", "I
+# missed the snare ...". A doubt or a second look alone ("Wait,", "Hmm, on second thought:",
+# "Actually, listening again, the fifth sounds flat.") takes nothing back: a hedge.
+_REVISION = re.compile(
+    _ADMISSION.pattern + r"|\bcorrect(?:ion|ing)\b|\brevis(?:e|ed|ing)\b"
+    r"|\bI\s+(?:missed|misheard|miscounted|overlooked)\b|\bscratch\s+that\b", re.IGNORECASE)
+_STEP_LINE = re.compile(r"^\W*step\s*\d+\b", re.IGNORECASE)  # "Step 3: ...": reasoning
 _CONDITIONAL = re.compile(r"\b(?:if|unless|whether|assuming|provided)\b", re.IGNORECASE)
 _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
+# An opening phrase that sets the scene before the answer clause: "Ignoring the vibrato, ..."
+_SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\s+aside|"
+                      r"listening\s+(?:closely|carefully|again)|overall|in\s+short|in\s+summary)\b",
+                      re.IGNORECASE)
+# The conclusion closing a long sentence: "I hear no new accidentals ..., so there is no
+# modulation." (read with the sentence's opening; different answers there are a hedge)
+_CONCLUSION = re.compile(r"[,;]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)$",
+                         re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -113,8 +139,8 @@ _EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note(
 # "I'd go with B", "I will choose the minor chord".
 _CUE_SENTENCE = re.compile(
     r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
-    r"(?:answer|option|choice)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
-    r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for)"
+    r"(?:answer|option|choice|guess)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
+    r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for|guess)"
     r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:)"
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
@@ -124,7 +150,9 @@ _CUE_SENTENCE = re.compile(
 
 
 # Words after an answer sentence, on its line, that qualify it: read with it.
-_AFTERTHOUGHT = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably\s+not|not\s+sure|"
+# ("either" only before an "or": "a quarter-tone either side" doubts nothing)
+_AFTERTHOUGHT = re.compile(r"\b(?:or|either(?=[^.\n]{0,80}\bor\b)|maybe|perhaps|possibly|"
+                           r"probably\s+not|not\s+sure|"
                            r"unsure|actually|wait|instead|rather|though|although|but|however|"
                            r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
                            re.IGNORECASE)
@@ -156,6 +184,8 @@ def _opening_clause(sentence: str) -> str:
     if _word_count(sentence) <= MAX_FALLBACK_WORDS:
         return sentence
     opening, *rest = _CLAUSE_END.split(sentence, maxsplit=1)
+    if rest and _SETTING.match(opening):  # "Ignoring the vibrato, the centre is F4 — ..."
+        opening, *rest = _CLAUSE_END.split(rest[0], maxsplit=1)
     return sentence if rest and _AFTERTHOUGHT.search(rest[0]) else opening
 
 
@@ -211,6 +241,17 @@ def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
     return [] if start is None else [AnswerSpan(" ".join(after[start:]), "retraction")]
 
 
+def _after_retraction(lines: list[str]) -> list[str]:
+    """The lines after the last explicit retraction that stands between two answer lines (all
+    lines if there is none): answer lines taken back are not read."""
+    answers = [i for i, line in enumerate(lines) if _HEADING.match(line) or _HEADER.search(line)]
+    if len(answers) < 2:
+        return lines
+    taken_back = [i for i in range(answers[0], answers[-1])
+                  if _REVISION.search(lines[i])]
+    return lines[taken_back[-1] + 1:] if taken_back else lines
+
+
 def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     """The reply's answer spans grouped in tiers, most authoritative first (see module doc).
 
@@ -224,7 +265,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     except TooManyCues:
         return []
     lines = [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept]
-    explicit = _header_spans(lines) + [AnswerSpan(text, source) for text, source in boxed_and_json]
+    explicit = (_header_spans(_after_retraction(lines))
+                + [AnswerSpan(text, source) for text, source in boxed_and_json])
     if explicit:
         explicit += _retraction_spans(lines)
     tiers: list[list[AnswerSpan]] = []
@@ -251,7 +293,7 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
             # Short lines just above the last are read with it, so "A\nB" is two answers.
             above = []
             for line in reversed(wordy[-1 - _MAX_TRAILING_LINES:-1]):
-                if _word_count(line) > MAX_TRAILING_WORDS:
+                if _word_count(line) > MAX_TRAILING_WORDS or _STEP_LINE.match(line):
                     break
                 above.insert(0, AnswerSpan(line, "last_line"))
             tiers.append([*above, AnswerSpan(last, "last_line")])
@@ -262,6 +304,9 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         if len(sentences) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
+            conclusion = _CONCLUSION.search(sentences[-1])
+            if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
+                ends.append(conclusion.group("rest"))  # "..., so there is no modulation."
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
@@ -300,7 +345,8 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
         return reading  # what follows an answer line never supplies the answer, only vetoes it
     for span in after:
         answer, reason, *_via = read_value(span.text, span.source)
-        if reason == HEDGE or answer is not None and answer != reading.answer:  # "Wait, ..."
+        withdrawn = _ADMISSION.search(span.text) and answer is None  # "Wait, I was wrong."
+        if withdrawn or reason == HEDGE or answer is not None and answer != reading.answer:
             return Reading(None, span.source, HEDGE, span=f"{reading.span}\n{span.text}")
     return reading
 

@@ -13,6 +13,7 @@ from solvers.answers import (
     extract_choice,
     extract_yes_no,
 )
+from solvers.reading import choice_reader
 
 FAST = settings(max_examples=200, deadline=None)
 # Round trips through noise draw many choices per example; fewer examples keep the suite fast.
@@ -183,7 +184,7 @@ def test_prose_without_an_answer_line_is_no_answer(lines: list[str], end: str) -
     ],
 )
 def test_chord_answers(text: str, expected: str | None) -> None:
-    assert extract_choice(text, CHORD_OPTIONS, chord.ANSWER_ALIASES) == expected
+    assert choice_reader(CHORD_OPTIONS, chord.ANSWER_ALIASES)(text).answer == expected
 
 
 @pytest.mark.parametrize(
@@ -203,7 +204,7 @@ def test_chord_answers(text: str, expected: str | None) -> None:
     ],
 )
 def test_syncopation_answers(text: str, expected: str | None) -> None:
-    assert extract_choice(text, SYNCOPATION_OPTIONS, syncopation.ANSWER_ALIASES) == expected
+    assert choice_reader(SYNCOPATION_OPTIONS, syncopation.ANSWER_ALIASES)(text).answer == expected
 
 
 def test_letters_are_never_read_out_of_words() -> None:

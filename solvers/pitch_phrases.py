@@ -1,0 +1,73 @@
+"""Phrases around a pitch answer that are no pitch of it, and numbers written in words.
+
+A grader reading "Relative to A4 = 440 Hz, this note is C4." sees one answer, C4: the tuning
+reference is no restatement of it. Likewise "60 (±1)" is 60 with a tolerance, "The octave is 4
+and the MIDI note is 61." is 61, and "four hundred forty hertz" is 440 Hz. These rewrites run
+before :func:`solvers.pitch_reading.pitch_mentions` looks for pitches.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "A4 = 440 Hz", "A = 440Hz", "A4 (440 Hz)", "A440" said as the tuning reference: after
+# "relative to", "taking", "given", "with", "the reference is"..., or before "as the
+# reference" / "tuning".
+_A440 = r"(?:\bA4?\s*(?:=|:|\(|is\s+at\s+|at\s+)?\s*440(?:\.0+)?\s*Hz\)?|\bA440\b)"
+_TUNING_BEFORE = re.compile(
+    r"\b(?:relative\s+to|taking|given|with|assuming|using|based\s+on|tuned\s+to|against|"
+    r"(?:the\s+)?reference\s+(?:pitch\s+)?(?:is|of|being))\s+(?:the\s+)?(?:standard\s+|concert\s+)?"
+    + _A440, re.IGNORECASE)
+_TUNING_AFTER = re.compile(
+    _A440 + r"\s*(?:as\s+(?:the\s+|a\s+|my\s+)?reference|tuning|reference|standard)\b",
+    re.IGNORECASE)
+# A tolerance after a number: "(±1)", "± 0.5", "+/- 2", "give or take 1".
+_TOLERANCE = re.compile(r"\(?\s*(?:\u00b1|\+/-|\+-|give\s+or\s+take)\s*\d+(?:\.\d+)?\s*"
+                        r"(?:semitones?|cents?|hz)?\s*\)?", re.IGNORECASE)
+# An octave number stated apart from the pitch: "the octave is 4", "octave: 4", "in octave 5".
+_OCTAVE = re.compile(r"\boctave\s*(?:number\s*)?(?:is|=|:)?\s*-?\d\b(?!\s*(?:hz|semitone))",
+                     re.IGNORECASE)
+
+_UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+          "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17,
+          "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+         "eighty": 80, "ninety": 90}
+_NUMBER_WORD = "|".join(sorted([*_UNITS, *_TENS, "hundred", "thousand"], key=len, reverse=True))
+_WORD_RUN = re.compile(rf"\b(?:{_NUMBER_WORD})(?:(?:\s+and\s+|[\s-]+)(?:{_NUMBER_WORD}))*\b",
+                       re.IGNORECASE)
+
+
+def _value(words: list[str]) -> int | None:
+    total, current = 0, 0
+    for word in words:
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred":
+            current = max(current, 1) * 100
+        elif word == "thousand":
+            total, current = (total + max(current, 1)) * 1000, 0
+    return total + current
+
+
+def spell_numbers(text: str) -> str:
+    """Compound numbers in words as digits ("four hundred forty" -> "440", "sixty-one" ->
+    "61"); a lone small word ("one", "four") is left as it is (it is rarely a pitch)."""
+    def digits(match: re.Match) -> str:
+        words = [w for w in re.split(r"[\s-]+", match.group().casefold()) if w != "and"]
+        if not any(w in _TENS or w in ("hundred", "thousand") for w in words):
+            return match.group()
+        value = _value(words)
+        return match.group() if value is None else str(value)
+
+    return _WORD_RUN.sub(digits, text)
+
+
+def without_non_answers(text: str) -> str:
+    """``text`` with tuning references, tolerances and stated octave numbers blanked out."""
+    for pattern in (_TUNING_BEFORE, _TUNING_AFTER, _TOLERANCE, _OCTAVE):
+        text = pattern.sub(lambda m: " " * len(m.group()), text)
+    return text
