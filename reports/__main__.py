@@ -100,6 +100,10 @@ def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -
         **merged_completeness(headers, run_dirs),
     }
     written = artifacts.write_artifacts(df, out_dir, header)
+    if len(run_dirs) > 1:  # several runs: one row per model across every family
+        from .overview import write_overview
+
+        write_overview(df, out_dir, header)
     return written["report.html"]
 
 

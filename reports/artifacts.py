@@ -56,12 +56,24 @@ def usage_lines(usage: dict[str, dict]) -> list[str]:
         tokens = entry["input_tokens"] + entry["output_tokens"]
         if not tokens and not entry["cached_requests"]:
             continue  # an offline model: nothing was asked of anyone
-        cost = entry.get("new_cost_usd")
-        shown = "no list price" if cost is None else f"estimated ${cost:.4f}"
+        shown = _cost_text(entry)
         lines.append(f"eartest: {model}: {entry['new_requests']} new requests ({shown}), "
                      f"{entry['cached_requests']} answered from the cache (earlier runs' "
                      "answers and repeats of a request already sent)")
     return lines
+
+
+def _cost_text(entry: dict) -> str:
+    """What the new requests cost: billed as the provider said, else the list-price estimate,
+    each labelled (and both when the provider billed only some of them)."""
+    cost, billed = entry.get("new_cost_usd"), entry.get("billed_cost_usd")
+    estimate = "no list price" if cost is None else f"estimated ${cost:.4f} at list prices"
+    if billed is None:
+        return estimate
+    counted = entry.get("billed_requests", 0)
+    if counted >= entry["new_requests"]:
+        return f"billed ${billed:.4f}"
+    return f"billed ${billed:.4f} for {counted} of them; {estimate} for all"
 
 
 def compact_table(pooled) -> list[str]:
@@ -105,8 +117,18 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
             "input_tokens": int(group.get("input_tokens", pd.Series([0])).fillna(0).sum()),
             "output_tokens": int(group.get("output_tokens", pd.Series([0])).fillna(0).sum()),
             "estimated_cost_usd": round(float(known.sum()), 6) if len(known) else None,
+            **_billed(group, turns),
         }
     return {**usage, **_extractor_usage(df)}
+
+
+def _billed(group: pd.DataFrame, turns: list[dict]) -> dict:
+    """The run's cost as providers billed it (``billed_cost_usd``, None when no reply said)
+    and how many of the new requests said it (``billed_requests``)."""
+    billed = group.get("billed_cost_usd", pd.Series([None] * len(group))).dropna()
+    said = sum(1 for t in turns if not t.get("cached") and t.get("cost_usd") is not None)
+    return {"billed_cost_usd": round(float(billed.sum()), 10) if len(billed) else None,
+            "billed_requests": said}
 
 
 def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
@@ -133,9 +155,11 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
     from . import assisted, controls, figures, html, mcq_tables, musepub_tables, pitch_tables, stats
+    from .factor_section import factor_section
     from .html_grid import LINK_AXES
     from .html_views import report_views
     from .humans import human_report_tables
+    from .pitch_confusion_section import pitch_confusion_section
     from .published import published_report_tables
     from .sections import records_for, sections_by_family, unbuilt_sections
     from .threshold_section import threshold_section
@@ -265,6 +289,11 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     views = report_views(every_record, real, control_summary, thresholds, out_dir,
                          records_for(real, "confusion", by_family))
     written.update(views.files)
+    factor_files, factor_view = factor_section(real, out_dir)
+    written.update(factor_files)
+    confusion_files, confusion_view = pitch_confusion_section(pitch, out_dir)
+    written.update(confusion_files)
+    views.sections[0:0] = [view for view in (factor_view, confusion_view) if view is not None]
     put("report.html", html.render_report(header, report_tables,
                                           {**figure_paths, **threshold_figures},
                                           headline=views.headline, views=views.sections,

@@ -20,7 +20,7 @@ import pytest
 from fixtures.prefetch import Tally
 from fixtures.progress_display import ProgressDisplay
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
-from tests_solvers.fakes.openai_server import FakeOpenAIServer
+from tests_solvers.fakes.openai_server import FakeOpenAIServer, Step, text
 
 REPO = Path(__file__).resolve().parent.parent
 SLICE = ["-m", "chord and midi and zero and standalone"]  # 44 trials, one request each
@@ -175,3 +175,42 @@ def test_issue14_item14_progress_starts_on_its_own_line_under_xdist_on_a_termina
     assert "eartest prefetch: 44 trials" in screen, screen[-3000:]
     before = screen[:screen.index("eartest prefetch: 44 trials")]
     assert before.endswith("\n"), repr(before[-200:])
+
+
+# -- issue 32: cost as billed ------------------------------------------------------------------
+def test_issue32_the_billed_cost_is_the_sum_the_server_reported(tmp_path):
+    """Each reply's usage says what it cost (OpenRouter's ``usage.cost``); the run records it
+    per turn and trial and totals it, apart from the list-price estimate."""
+    billed: list[float] = []
+
+    def priced(_request) -> Step:
+        cost = round(0.0001 * (1 + len(billed) % 7), 6)  # differing costs: a sum, not a count
+        billed.append(cost)
+        return text("Final Answer: A", cost_usd=cost)
+
+    with FakeOpenAIServer(latency_s=0.01, script=priced) as server:
+        result = run("--model", PRICED, "--base-url", server.base_url, "--cache", "off",
+                     *SLICE, "--concurrency", "4", "--run-dir", str(tmp_path / "a"))
+        sent = server.count
+    assert result.returncode in (0, 1), result.stdout[-3000:] + result.stderr[-3000:]
+    usage = json.loads((tmp_path / "a" / "summary.json").read_text())["usage"][PRICED]
+    assert usage["new_requests"] == sent == len(billed) >= 44
+    assert usage["billed_requests"] == sent
+    assert usage["billed_cost_usd"] == pytest.approx(sum(billed))
+    trials = records(tmp_path / "a")
+    assert sum(r["billed_cost_usd"] for r in trials) == pytest.approx(sum(billed))
+    assert sorted(t["cost_usd"] for r in trials for t in r["turns"]) == sorted(billed)
+    assert usage["new_cost_usd"] > 0  # the estimate stays beside it
+    assert f"eartest: {PRICED}: {sent} new requests (billed ${sum(billed):.4f})" in result.stdout
+
+
+def test_issue32_without_a_reported_cost_the_estimate_is_labelled_as_one(tmp_path):
+    with FakeOpenAIServer(latency_s=0.01) as server:
+        result = run("--model", PRICED, "--base-url", server.base_url, "--cache", "off",
+                     *SLICE, "--run-dir", str(tmp_path / "a"))
+        sent = server.count
+    usage = json.loads((tmp_path / "a" / "summary.json").read_text())["usage"][PRICED]
+    assert usage["billed_cost_usd"] is None and usage["billed_requests"] == 0
+    assert all("billed_cost_usd" not in r for r in records(tmp_path / "a"))
+    assert f"{sent} new requests (estimated ${usage['new_cost_usd']:.4f} at list prices)" \
+        in result.stdout

@@ -55,8 +55,11 @@ def completion(
     finish_reason: str = "stop",
     prompt_tokens: int = 11,
     completion_tokens: int = 7,
+    cost_usd: float | None = None,
 ) -> dict[str, Any]:
-    """A chat-completion JSON body with one choice."""
+    """A chat-completion JSON body with one choice; with ``cost_usd`` its usage reports what
+    the request cost, as OpenRouter's does (``usage.cost``)."""
+    billed = {} if cost_usd is None else {"cost": cost_usd}
     return {
         "id": "chatcmpl-fake",
         "object": "chat.completion",
@@ -73,11 +76,12 @@ def completion(
             "prompt_tokens": prompt_tokens,
             "completion_tokens": completion_tokens,
             "total_tokens": prompt_tokens + completion_tokens,
+            **billed,
         },
     }
 
 
-def text(reply: str = DEFAULT_REPLY, delay_s: float = 0.0, **usage: int) -> Step:
+def text(reply: str = DEFAULT_REPLY, delay_s: float = 0.0, **usage: float) -> Step:
     """A successful reply ending with finish_reason "stop"."""
     return Step(body=completion(reply, **usage), delay_s=delay_s)
 
