@@ -111,9 +111,13 @@ _NONE_COUNT = re.compile(
     re.IGNORECASE)
 _NOT_A_COUNT = re.compile(r"\b(?:on[\s-]+(?:the\s+)?beats?|on-?beat|down-?beats?|options?|choices?"
                           r"|answers?|fits?|matches|idea|clue|way)\b", re.IGNORECASE)
-# A guess said of the question's subject: "I would guess the tempo is fast." is "fast".
-_SUBJECT_IS = re.compile(r"\s*(?:the|its|this|their)\s+[a-z]+(?:\s+[a-z]+)?\s+"
-                         r"(?:is|are|was|sounds|seems|feels)\s+(?P<rest>\S.*)$", re.IGNORECASE)
+# A guess said of the whole thing asked about: "I would guess the tempo is fast." is "fast"
+# (never of a part: "I'd guess the third is major" names no chord).
+_SUBJECT_IS = re.compile(
+    r"\s*(?:the|its|this|their)\s+(?:overall\s+)?(?:tempo|pace|speed|mood|genre|style|meter"
+    r"|metre|time\s+signature|dynamics?|texture|timbre|character|feel|chord|instrument|piece"
+    r"|song|music|track|recording|clip|melody|rhythm|beat|groove|progression|shape|contour|level)\s+"
+    r"(?:is|are|was|sounds|seems|feels)\s+(?P<rest>\S.*)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

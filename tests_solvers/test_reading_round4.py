@@ -190,3 +190,8 @@ def test_a_guess_said_of_the_subject_is_read_by_option_text(reply: str) -> None:
                                    "I'd guess the bass is A."])
 def test_a_guess_naming_no_single_option_text_is_no_answer(reply: str) -> None:
     assert choice_reader(TEMPO)(reply).answer is None
+
+
+def test_a_guess_said_of_a_part_names_no_option() -> None:
+    assert CHORD.extract_answer("I'd guess the third is major.") is None
+    assert CHORD.extract_answer("I'd guess the chord is major.") == "A"
