@@ -60,8 +60,8 @@ _SAME = frozenset("same identical transposed transposition transpositions equiva
 # match"), not of a part ("the first notes match").
 _MATCH = frozenset({"match", "matches", "matched"})
 _WHOLE_SUBJECTS = frozenset("they both these all everything two".split())
-_DIFFERENT = frozenset("different differ differs distinct unrelated dissimilar difference "
-                       "differences".split())
+_DIFFERENT = frozenset("different differ differs differed vary varies varied deviate deviates "
+                       "deviated distinct unrelated dissimilar difference differences".split())
 # "no" before a word that can open a sentence of its own ("No they differ", "No, ...") is the
 # answer; before any other word it quantifies a noun phrase ("no difference", "no pitch
 # differences", "no key change", "no oddball"): no answer word then. It negates the first
@@ -82,9 +82,15 @@ _PHRASE_WORDS_AHEAD = 3  # "no [pitch] [key] differences"
 _OF_PHRASE = frozenset("of a an any the".split())
 # same/different said of something: only of the compared things ("the same melody", not
 # "the same rhythm"), or as a statement ("they are the same")
+# Verbs of difference: said of the compared things ("the two melodies don't differ"), not of a
+# part ("the key differs" of a transposition); a quantifying "no" or "nothing" before one
+# denies any difference ("No chord changes function between the two" = the same).
+_DIFFER_VERBS = frozenset("differ differs differed vary varies varied deviate deviates "
+                          "deviated".split())
+_CHANGE_VERBS = frozenset("change changes changed".split())  # a verb only with words after it
 _ADJECTIVES = (_SAME - {"transposed", "transposition", "transpositions", "match", "matches",
                          "matched"}
-               | _DIFFERENT - {"difference", "differences"})
+               | _DIFFERENT - {"difference", "differences"} - _DIFFER_VERBS)
 # A yes/no word said as an answer: opening a sentence or clause, or closing one ("actually no").
 _SAID = re.compile(r"(?:^|(?<=[.!?;:,\u2014\u2013(-])|(?<=\bactually)|(?<=\bwait))\s*"
                    r"(yes|yeah|yep|yup|no|nope|nah)\b|\b(yes|yeah|yep|yup|no|nope|nah)"
@@ -102,6 +108,7 @@ _PREDICATE = frozenset("the are re is s not completely totally entirely quite ve
 _CONTRACTION = re.compile(r"n['\u2019]t\b")
 _CLAUSE = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _NEGATORS = frozenset("not never t isn aren isnt arent neither nor nothing none".split())
+_NOTHING = frozenset({"nothing", "none"})
 # A negation after an answer word turns it when it denies that the thing named occurs: "A key
 # modulation does not occur", "differences were not detected", "a modulation never happens".
 # ("Transposition does not change the intervals" denies something else: no turn.)
@@ -117,6 +124,17 @@ _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|no
                         r"(?:sure|certain)|can'?t\s+(?:tell|say)|cannot\s+(?:tell|say)|"
                         r"(?:not\s+able|unable)\s+to|hard\s+to|unclear|"
                         r"may|might|could)\b|\?", re.IGNORECASE)
+
+
+# Phrases of several words made the one token a phrase table can name: "out of key" and "out
+# of place" are "out-of-key"/"out-of-place"; an in-key phrase negated, "isn't in the key" or
+# "not entirely diatonic", is "out-of-key" too, so a further negation turns it back ("I don't
+# hear any note that isn't in the key" = no out-of-key note).
+_JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-key"),
+           (re.compile(r"\bout\s+of\s+place\b", re.IGNORECASE), "out-of-place"),
+           (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:(?:entirely|fully|completely|wholly|purely|"
+                       r"strictly|quite|all|always)\s+)?(?:diatonic|in\s+(?:the\s+)?key)\b"
+                       r"(?!\s+of)", re.IGNORECASE), " out-of-key"))
 
 
 @dataclass(frozen=True)
@@ -157,6 +175,8 @@ def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
             _turn_back(found, words, index)
             negated = True
             continue
+        if word in _SCOPE_ENDS:
+            negated = False  # "There is no reverb and they are the same": "and" ends its reach
         if word in phrases.yes:
             answer = "yes"
         elif word in phrases.no:
@@ -174,6 +194,10 @@ def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
                 continue  # "I same": a stray word, not "they are the same"
         if word in _MATCH and _subject(words, index) not in _WHOLE_SUBJECTS | phrases.nouns:
             continue
+        if (word in _DIFFER_VERBS and not quantified
+                and _subject(words, index, keep=_NOTHING) not in _WHOLE_SUBJECTS | phrases.nouns
+                | _NOTHING):
+            continue  # "the key differs" (of a transposition), "one note differs"
         if turned:
             answer = "no" if answer == "yes" else "yes"
         found.append([answer, index, turned])
@@ -189,10 +213,12 @@ def _before_adverbs(words: list[str], index: int) -> str:
     return words[index] if index >= 0 else ""
 
 
-def _subject(words: list[str], index: int) -> str:
-    """The word before a verb, past negations and auxiliaries ("they do not match")."""
+def _subject(words: list[str], index: int, keep: frozenset[str] = frozenset()) -> str:
+    """The word before a verb, past negations and auxiliaries ("they do not match"); a word
+    in ``keep`` is the subject even if it negates ("nothing differs")."""
     index -= 1
-    while index >= 0 and (words[index] in _NEGATORS or words[index] in _AUXILIARIES):
+    while index >= 0 and words[index] not in keep and (words[index] in _NEGATORS
+                                                        or words[index] in _AUXILIARIES):
         index -= 1
     return words[index] if index >= 0 else ""
 
@@ -258,15 +284,23 @@ def _quantify(match: re.Match, phrases: YesNoPhrases) -> str:
         return match.group(0)  # "No they differ", "No, ..."
     quantified = phrases.yes | phrases.no | _ALSO_QUANTIFIED
     content = 0
-    for word in words:
+    for position, word in enumerate(words):
         folded = word.group().casefold()
         if folded in quantified:
             return f"{ahead[:word.start()]} {_QUANTIFIER} {ahead[word.start():]}"
+        if content and _DIFFER_VERBS <= phrases.no and (
+                folded in _DIFFER_VERBS or folded in _CHANGE_VERBS and position + 1 < len(words)):
+            # "No note differs", "No chord changes function between the two": the same
+            rest = ahead[word.end():]
+            return f"{_NO_ANSWER_WORD}{ahead[:word.start()]} {_QUANTIFIER} differs{rest}"
         if content and folded in _OF_PHRASE:
             continue  # "no evidence of modulation", "no sign of a key change"
         content += 1
+        if folded in _AUXILIARIES:
+            return f"nothing{ahead}"  # "No note is out of key": the subject is denied, as by
+            # "nothing", so the clause's answer word is turned; "No hit is displaced" names none
         if content >= _PHRASE_WORDS_AHEAD or folded in _ANSWER_NO_BEFORE or folded in _PHRASE_END:
-            break  # the noun phrase ended: "No hit is displaced"
+            break  # the noun phrase ended
     return f"{_NO_ANSWER_WORD}{ahead}"
 
 
@@ -277,6 +311,8 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
     if _UNCERTAIN.search(text):
         return None, "uncertain answer"
+    for pattern, token in _JOINED:
+        text = pattern.sub(token, text)
     text = _QUANTIFIED_NO.sub(partial(_quantify, phrases=phrases), text)
     said = {"no" if (first or last).casefold() in _NO else "yes"
             for first, last in _SAID.findall(text)}

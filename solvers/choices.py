@@ -101,6 +101,25 @@ _TURNS = frozenset("but however although though whereas yet unless if".split())
 _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass at".split())
 
 
+# A count stated as none ("There isn't a single kick or snare between the beats.", "No hits
+# fall off the beat.") answers a count question with its option meaning 0; never a thing said
+# of the beat itself, nor of the options ("Not one of the options fits").
+_NONE_COUNT = re.compile(
+    r"\W*(?:there\s+(?:is|are|was|were)\s*(?:n['\u2019]t|not)\s+(?:a\s+single|one|any)"
+    r"|there\s+(?:is|are|was|were)\s+(?:no|zero|not\s+(?:a\s+single|one|any))"
+    r"|not\s+(?:a\s+single|one)|no|zero)\s+(?!one\b|of\b)(?P<what>[^.;:!?]{1,80})[.!]?\s*$",
+    re.IGNORECASE)
+_NOT_A_COUNT = re.compile(r"\b(?:on[\s-]+(?:the\s+)?beats?|on-?beat|down-?beats?|options?|choices?"
+                          r"|answers?|fits?|matches|idea|clue|way)\b", re.IGNORECASE)
+# A guess said of the whole thing asked about: "I would guess the tempo is fast." is "fast"
+# (never of a part: "I'd guess the third is major" names no chord).
+_SUBJECT_IS = re.compile(
+    r"\s*(?:the|its|this|their)\s+(?:overall\s+)?(?:tempo|pace|speed|mood|genre|style|meter"
+    r"|metre|time\s+signature|dynamics?|texture|timbre|character|feel|chord|instrument|piece"
+    r"|song|music|track|recording|clip|melody|rhythm|beat|groove|progression|shape|contour|level)\s+"
+    r"(?:is|are|was|sounds|seems|feels)\s+(?P<rest>\S.*)$", re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class _Token:
     text: str  # case-folded
@@ -129,6 +148,8 @@ class ChoiceReader:
         for words, letters in sorted(owners.items(), key=lambda item: -len(item[0])):
             if len(letters) == 1:
                 self.by_first.setdefault(words[0], []).append((words, next(iter(letters))))
+        zero = owners.get(("0",), set()) | owners.get(("zero",), set())
+        self.zero_letter = next(iter(zero)) if len(zero) == 1 else None  # the option meaning 0
 
     def __call__(self, text: str, source: str) -> tuple:
         text = unicodedata.normalize("NFKC", text)[:MAX_SPAN_CHARS]
@@ -161,7 +182,7 @@ class ChoiceReader:
         if not head_named or not head_pure:
             if _UNCERTAIN.search(text) and any(self.named(seg)[0] for _d, seg in segments):
                 return None, HEDGE  # "Maybe A, maybe D.": unsure about the options it names
-            return None, "no option named"
+            return self._said_otherwise(text, source)
         (letter,) = head_named
         lone = _TOKEN.fullmatch(segments[0][1].strip(" \t*_`'\"()[]"))
         if lone and len(lone.group()) == 1 and lone.group().islower() and \
@@ -214,6 +235,20 @@ class ChoiceReader:
     def _filler_only(self, segment: str) -> bool:
         named, _via, pure = self.named(segment)
         return pure and not named
+
+    def _said_otherwise(self, text: str, source: str) -> tuple:
+        """An answer that names no option in so many words: a count stated as none, or a
+        guess said of the question's subject ("I would guess the tempo is fast.")."""
+        none = _NONE_COUNT.match(text)
+        if none and self.zero_letter and not _NOT_A_COUNT.search(none.group("what")) \
+                and not self.named(none.group("what"))[0]:
+            return self.zero_letter, None, "none_count"
+        guess = _SUBJECT_IS.match(text) if source == "answer_sentence" else None
+        if guess:
+            answer = self(guess.group("rest"), source)
+            if answer[0] is not None and answer[2:] == ("option_text",):
+                return answer
+        return None, "no option named"
 
     def named(self, segment: str) -> tuple[set[str], str | None, bool]:
         """Options named in ``segment``, how (``letter``/``option_text``), and whether every

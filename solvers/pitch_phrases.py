@@ -17,6 +17,7 @@ _A440 = r"(?:\bA4?\s*(?:=|:|\(|is\s+at\s+|at\s+)?\s*440(?:\.0+)?\s*Hz\)?|\bA440\
 _TUNING_BEFORE = re.compile(
     r"\b(?:relative\s+to|taking|given|with|assuming|using|based\s+on|tuned\s+to|against|"
     r"(?:the\s+)?reference\s+(?:pitch\s+)?(?:is|of|being))\s+(?:the\s+)?(?:standard\s+|concert\s+)?"
+    r"(?:(?:(?:tuning\s+)?reference|tuning)\s+(?:pitch\s+|note\s+)?(?:of\s+)?)?"  # the reference
     + _A440, re.IGNORECASE)
 _TUNING_AFTER = re.compile(
     _A440 + r"\s*(?:as\s+(?:the\s+|a\s+|my\s+)?reference|tuning|reference|standard)\b",

@@ -73,9 +73,16 @@ _NEGATORS = frozenset("not never nor isn't isnt isn\u2019t".split())
 _NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
 
 
+# "The reference is 69; …", "reference note: C4": the pitch named as the reference.
+_NAMED_REFERENCE = re.compile(r"\breference(?:\s+(?:pitch|tone|note))?\s*(?:is|was|being|of|at|=|:)"
+                              r"?\s*(?:the\s+)?(?:note\s+|tone\s+)?\(?$", re.IGNORECASE)
+
+
 def _is_reference(text: str, start: int) -> bool:
-    """A pitch written as a reference point ("above C4") or negated ("not 69", "rather than
-    A4"): no answer and no restatement."""
+    """A pitch written as a reference point ("above C4", "the reference is 69") or negated
+    ("not 69", "rather than A4"): no answer and no restatement."""
+    if _NAMED_REFERENCE.search(text[max(0, start - 40) : start]):
+        return True
     before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
     if before is not None and before.group(1).casefold() in _REFERENCE_WORDS:
         return True

@@ -53,11 +53,11 @@ HEDGE = "hedge"  # the reason a value reader gives for two or more different ans
 MAX_FALLBACK_WORDS = 14
 MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
 _RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
-                         r"thought|on reflection|let me (?:re)?check)\b", re.IGNORECASE)
-# An explicit retraction of an answer already given, saying it was wrong: after one, only the
-# answer lines that follow it count ("Final Answer: D" ... "Wait, listening again, I was
-# wrong." ... "Final Answer: C" is C); with none after it, the answer is withdrawn. Two final
-# answers with nothing taken back between them ("Wait, the last interval differs.") stay a hedge.
+                         r"thought|on reflection|let me (?:re-?check|correct|recount)|re-?count"
+                         r"|re-?listening|(?:listening|looking) again|I was wrong)\b",
+                         re.IGNORECASE)
+# An explicit retraction of an answer already given ("I was wrong"): after one, only the answer
+# lines that follow it count; with none after it, the answer is withdrawn.
 _ADMISSION = re.compile(
     r"\bI\s+was\s+(?:wrong|mistaken)\b|\bI\s+(?:made|make)\s+an?\s+(?:mistake|error)\b"
     r"|\b(?:my|that|the)\s+(?:previous\s+|earlier\s+|first\s+|initial\s+)?answer\s+(?:was|is)\s+"
@@ -65,12 +65,19 @@ _ADMISSION = re.compile(
     r"|\blet\s+me\s+(?:correct|reconsider|revise)\b|\bI\s+(?:need|have)\s+to\s+(?:correct|revise)\b"
     r"|\brevised\s+(?:final\s+)?answer\b|\bcorrecting\s+(?:myself|my\s+answer)\b",
     re.IGNORECASE)
-# Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise", "I
-# missed the snare ...". A doubt or a second look alone ("Wait,", "Hmm, on second thought:",
-# "Actually, listening again, the fifth sounds flat.") takes nothing back: a hedge.
+# Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise".
 _REVISION = re.compile(
     _ADMISSION.pattern + r"|\bcorrect(?:ion|ing)\b|\brevis(?:e|ed|ing)\b"
     r"|\bI\s+(?:missed|misheard|miscounted|overlooked)\b|\bscratch\s+that\b", re.IGNORECASE)
+# The settled retraction rule (issue 30): a correction marker between two final answers, even
+# one that takes nothing back in so many words ("Actually, listening again, the fifth sounds
+# flat."), hands the answer to exactly one final answer after it (two after it stay a hedge);
+# none after it commits to nothing. ("Hmm" or "on reflection" alone is no marker: a hedge.)
+_SECOND_LOOK = re.compile(
+    r"\b(?:wait|actually|on\s+second\s+thought|(?:listening|hearing)\s+(?:to\s+it\s+)?again"
+    r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen))\b",
+    re.IGNORECASE)
+_CORRECTION = re.compile(_REVISION.pattern + "|" + _SECOND_LOOK.pattern, re.IGNORECASE)
 _STEP_LINE = re.compile(r"^\W*step\s*\d+\b", re.IGNORECASE)  # "Step 3: ...": reasoning
 _CONDITIONAL = re.compile(r"\b(?:if|unless|whether|assuming|provided)\b", re.IGNORECASE)
 _CONDITIONAL_OPENING = re.compile(
@@ -242,14 +249,28 @@ def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
 
 
 def _after_retraction(lines: list[str]) -> list[str]:
-    """The lines after the last explicit retraction that stands between two answer lines (all
-    lines if there is none): answer lines taken back are not read."""
+    """The lines after the last retraction that stands between two answer lines (all lines if
+    there is none): answer lines taken back are not read."""
     answers = [i for i, line in enumerate(lines) if _HEADING.match(line) or _HEADER.search(line)]
     if len(answers) < 2:
         return lines
-    taken_back = [i for i in range(answers[0], answers[-1])
-                  if _REVISION.search(lines[i])]
-    return lines[taken_back[-1] + 1:] if taken_back else lines
+    for i in range(answers[-1], answers[0] - 1, -1):
+        first = i == answers[0]
+        said = _outside_answer(lines[i], first)
+        later = [answer for answer in answers if answer > i or answer == i and not first]
+        if _REVISION.search(said) or _SECOND_LOOK.search(said) and len(later) == 1:
+            return lines[later[0]:]
+    return lines
+
+
+def _outside_answer(line: str, first: bool) -> str:
+    """What an answer line says besides its answer: after it on the first answer line ("Final
+    Answer: B. Wait, ..."), before it on a later one ("Wait, listening again - Final Answer: D");
+    every other line whole."""
+    match = _HEADER.search(line) or _HEADING.match(line)
+    if match is None:
+        return line
+    return line[match.start():] if first else line[:match.start()]
 
 
 def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
@@ -345,7 +366,7 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
         return reading  # what follows an answer line never supplies the answer, only vetoes it
     for span in after:
         answer, reason, *_via = read_value(span.text, span.source)
-        withdrawn = _ADMISSION.search(span.text) and answer is None  # "Wait, I was wrong."
+        withdrawn = _CORRECTION.search(span.text) and answer is None  # "Wait, I was wrong."
         if withdrawn or reason == HEDGE or answer is not None and answer != reading.answer:
             return Reading(None, span.source, HEDGE, span=f"{reading.span}\n{span.text}")
     return reading

@@ -34,11 +34,22 @@ def same(read: object, grader: object) -> bool:
     return read == grader
 
 
+# Held-out replies graded before issue 30 settled the retraction rule (a correction marker
+# between two final answers, then exactly one answer, commits to it). The held-out file is
+# never edited; the settled grading is applied here.
+SETTLED_BY_ISSUE_30 = {
+    "pitch-held-024": 61,  # "Final Answer: 60 / Wait, actually it is a bit sharper. Final
+    # Answer: 61"
+    "pitch-held-025": 61,  # "Final Answer: C4 / Correction — Final Answer: C#4"
+}
+
+
 def judge(rows: list[dict]) -> tuple[list[str], list[str], int]:
     """(wrong readings, disagreements without a wrong reading, agreements)."""
     wrong, missed, agreed = [], [], 0
     for row in rows:
         read = verdict_of(row).parsed
+        row = {**row, "grader": SETTLED_BY_ISSUE_30.get(row["id"], row["grader"])}
         if same(read, row["grader"]) or (read is None and row["grader"] is None):
             agreed += 1
         elif read is not None:

@@ -165,7 +165,7 @@ KINDS = {
     "yes_no": (YES_NO_FORMS, lambda reply: TRANS.extract_answer(reply)),
 }
 HEDGES = ["Final Answer: {a} or {b}", "Final Answer: either {a} or {b}", "Maybe {a}, maybe {b}.",
-          "Final Answer: {a}\n\nWait, listening again.\n\nFinal Answer: {b}",
+          "Final Answer: {a}\n\nWait, listening again.\n\nFinal Answer: {b}\nFinal Answer: {a}",
           "$\\boxed{{{a}}}$\n\nFinal Answer: {b}", "The answer is {a}, or possibly {b}.",
           "{a}\n{b}", "**Answer:** {a} / {b}", "{a}? Or {b}?", "Final Answer: {a} (or {b})",
           "I'd go with {a}, though {b} is possible.", "Final Answer: {a}; {b} is also possible",

@@ -161,7 +161,7 @@ def test_sameness_finds_its_noun_at_the_end_of_the_noun_phrase() -> None:
     ("Final Answer: A\nHmm, correction: the third is minor.\nFinal Answer: B", "B"),
     ("Final Answer: A\nI take that back.\nFinal Answer: B", "B"),
     ("Final Answer: A\n\nFinal Answer: B", None),  # two answers, nothing taken back
-    ("Final Answer: A\nWait, the third sounds flat.\nFinal Answer: B", None),  # a doubt only
+    ("Final Answer: A\nWait, the third sounds flat.\nFinal Answer: B\nFinal Answer: C", None),
     ("Final Answer: A\nI was wrong.\nFinal Answer: B\nFinal Answer: C", None),
     ("Final Answer: A\nWait, I was wrong.", None),  # taken back, nothing given instead
 ])

@@ -47,10 +47,17 @@ def read_entry(entry: dict) -> object:
     return definition.extract_answer(reply)
 
 
+# Held-out entries graded before issue 30 settled the retraction rule (a correction marker
+# between two final answers, then exactly one answer, commits to it). The held-out files are
+# never edited; the settled grading is applied here.
+SETTLED_BY_ISSUE_30 = {"core_heldout-0086": "no"}  # "Final Answer: Yes. / Hmm, on second
+# thought: / Final Answer: No."
+
+
 def corpus_figures(entries: list[dict]) -> tuple[Counter, Counter, list[str]]:
     sizes, agreed, wrong = Counter(), Counter(), []
     for entry in entries:
-        got, want = read_entry(entry), entry["grader"]
+        got, want = read_entry(entry), SETTLED_BY_ISSUE_30.get(entry["id"], entry["grader"])
         sizes[entry["kind"]] += 1
         if got == want:
             agreed[entry["kind"]] += 1

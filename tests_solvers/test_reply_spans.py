@@ -50,8 +50,10 @@ def _letter(text: str, source: str) -> tuple[str | None, str | None]:
 
 
 def test_different_answers_in_the_deciding_tier_are_a_hedge() -> None:
-    reading = read_reply("Final Answer: B\n\nHmm, wait.\n\nFinal Answer: C", _letter)
+    reading = read_reply("Final Answer: B\n\nHmm.\n\nFinal Answer: C", _letter)
     assert reading.answer is None and reading.error == HEDGE
+    # issue 30: a correction marker between them commits to the one answer after it
+    assert read_reply("Final Answer: B\n\nHmm, wait.\n\nFinal Answer: C", _letter).answer == "C"
 
 
 def test_unreadable_spans_are_skipped_beside_readable_ones() -> None:

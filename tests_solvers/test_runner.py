@@ -82,7 +82,7 @@ def test_answer_colon_style_and_two_different_final_answers_are_a_hedge() -> Non
     _, result = _run(CHORD, "cot", [reconsidered])
     assert not result.correct and result.parsed_answer is None
     assert result.error_class == "hedged_answer" and result.record().flat()["answer_source"] is None
-    _, result = _run(CHORD, "cot", ["Final Answer: D\nNo wait.\nFinal Answer: B"])
+    _, result = _run(CHORD, "cot", ["Final Answer: D\nHmm.\nFinal Answer: B"])
     assert not result.correct and result.error_class == "hedged_answer"
 
 

@@ -124,7 +124,9 @@ def core_entries(rng: random.Random) -> list[dict]:
                   "Maybe yes, maybe no.", "Final Answer: Yes, these are not the same melody.",
                   "Final Answer: No, these are the same melody.", "Final Answer: not sure",
                   *NONES[:4]]:
-        out.append(entry("yes_no", "transposition", reply, None))
+        # issue 30 settled it: a "Wait." between two final answers commits to the later one
+        settled = "no" if "\nWait.\n" in reply else None
+        out.append(entry("yes_no", "transposition", reply, settled))
     return out
 
 
