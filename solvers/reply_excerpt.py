@@ -207,3 +207,18 @@ def excerpt(raw: str) -> tuple[list[str], list[tuple[str, str]]]:
         lines.append(line)
         last_end = end
     return lines, [span for span in explicit if ANSWER_CONTENT.search(span[0])]
+
+
+# an option line: "A. Yes, ...", "(B) ...", "C - ..."
+_OPTION_LINE = re.compile(r"^\W{0,3}[A-H](?:[.):]|\s+[-\u2013\u2014])\s")
+
+
+def listed_options(lines: list[str]) -> list[str]:
+    """The option lines a reply ends with ("A. Yes, ...\\nB. No, ..."): two or more of them
+    are the question's list echoed, read together (a hedge), however long each line is."""
+    listed: list[str] = []
+    for line in reversed(lines):
+        if not _OPTION_LINE.match(line):
+            break
+        listed.insert(0, line)
+    return listed if len(listed) > 1 else []

@@ -39,7 +39,7 @@ from .reply_excerpt import BOXED as _BOXED
 from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
 from .reply_excerpt import SENTENCE_END as _SENTENCE_END
 from .reply_excerpt import WORD as _WORD
-from .reply_excerpt import TooManyCues, clean_markup, excerpt, unify_line_breaks
+from .reply_excerpt import TooManyCues, clean_markup, excerpt, listed_options, unify_line_breaks
 
 T = TypeVar("T", bound=Hashable)
 
@@ -308,6 +308,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     wordy = [line.strip() for line in lines if _WORD.search(line)]
     while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
+    if listed := listed_options(wordy):  # the options echoed as a list: read together
+        return [*tiers, [AnswerSpan(line, "last_line") for line in listed]]
     if wordy:
         last = wordy[-1]
         if _word_count(last) <= MAX_FALLBACK_WORDS:

@@ -14,6 +14,7 @@ from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from fixtures.tasks import syncopation
 from fixtures.tasks.definitions import CHORD, TRANSPOSITION
 from solvers.reading import (
+    HEDGE,
     SAMENESS,
     choice_reader,
     lettered_yes_no_reader,
@@ -195,3 +196,28 @@ def test_a_guess_naming_no_single_option_text_is_no_answer(reply: str) -> None:
 def test_a_guess_said_of_a_part_names_no_option() -> None:
     assert CHORD.extract_answer("I'd guess the third is major.") is None
     assert CHORD.extract_answer("I'd guess the chord is major.") == "A"
+
+
+# -- the question's options echoed as a list (a blind held-out reply read as B on main) --------
+KEY_OPTIONS = {"A": "Yes, a key modulation occurs somewhere in this excerpt.",
+               "B": "No, the key stays the same from the start to the end."}
+
+
+@pytest.mark.parametrize("reply", [
+    "A. Yes, a key modulation occurs somewhere in this excerpt.\n"
+    "B. No, the key stays the same from the start to the end.",
+    "Options:\n(A) Yes, a key modulation occurs somewhere in this excerpt.\n"
+    "(B) No, the key stays the same from the start to the end.",
+    "I am not sure.\n\nA) Yes, a key modulation occurs somewhere in this excerpt.\n\n"
+    "B) No, the key stays the same from the start to the end.",
+])
+def test_a_reply_that_only_lists_the_options_commits_to_none(reply: str) -> None:
+    reading = lettered_yes_no_reader(KEY_OPTIONS)(reply)
+    assert reading.answer is None and reading.error == HEDGE
+    assert choice_reader(KEY_OPTIONS)(reply).answer is None
+
+
+def test_one_option_line_after_the_reasoning_still_answers() -> None:
+    reply = ("Step 1: the cadence lands on the new tonic.\n"
+             "A. Yes, a key modulation occurs somewhere in this excerpt.")
+    assert lettered_yes_no_reader(KEY_OPTIONS)(reply).answer == "A"
