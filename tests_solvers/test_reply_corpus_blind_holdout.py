@@ -1,0 +1,61 @@
+"""The held-out halves of the blind reply sets (reply_corpus/README_blind_holdout.md), read
+with the public reading API exactly as the blind4 development half is, and the MUSE-as-published
+questions with that family's own options and phrase tables. No wrong reading, ever; the
+agreement floors are the figures measured when each set was last read (docs/reading.md).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from fixtures.published_muse.protocol import tasks as published_tasks
+from solvers.mcq import match_option
+from solvers.reading import lettered_yes_no_reader, yes_no_reader
+from tests_solvers.test_reply_corpus_blind4 import read_entry
+
+CORPUS = Path(__file__).parent / "reply_corpus"
+MIN_AGREEMENT = {"blind4_holdout.jsonl": 0.98, "blind5_holdout.jsonl": 0.885}
+ALIASES = {"pitch_": "", "mcq_muchomusic": "mcq"}  # blind5 spells tasks by family
+
+
+def read_published(entry: dict) -> object:
+    """A MUSE-as-published reply, read as ``fixtures.published_muse.trial`` reads it."""
+    task = published_tasks()[entry["task"].removeprefix("musepub_")]
+    options = dict(task.options)
+    if not task.asks_yes_no:
+        return match_option(entry["reply"], options).letter
+    if not task.lettered:
+        return yes_no_reader(task.phrases)(entry["reply"]).answer
+    letter = lettered_yes_no_reader(options, task.phrases)(entry["reply"]).answer
+    return None if letter is None else options[letter].split(",")[0].casefold()
+
+
+def reading(entry: dict) -> object:
+    if entry["task"].startswith("musepub_"):
+        return read_published(entry)
+    task = entry["task"]
+    for prefix, replacement in ALIASES.items():
+        if task.startswith(prefix):
+            task = replacement + task.removeprefix(prefix)
+    return read_entry({**entry, "task": task})
+
+
+@pytest.mark.parametrize("name", sorted(MIN_AGREEMENT))
+def test_a_held_out_blind_set_is_read_as_a_grader_reads(name: str, capsys) -> None:
+    entries = [json.loads(line) for line in (CORPUS / name).read_text(encoding="utf-8")
+               .splitlines() if line.strip()]
+    agree, wrong = 0, []
+    for entry in entries:
+        got = reading(entry)
+        if got == entry["grader"]:
+            agree += 1
+        elif got is not None:
+            wrong.append(f"{entry['id']}: read {got!r}, grader {entry['grader']!r}")
+    with capsys.disabled():
+        print(f"\n{name}: {agree}/{len(entries)} = {agree / len(entries):.1%} agree, "
+              f"{len(wrong)} wrong")
+    assert not wrong, "\n".join(wrong)
+    assert agree / len(entries) >= MIN_AGREEMENT[name]
