@@ -94,7 +94,7 @@ def melody_pairs(root: Path, held: bool) -> Counter:
 
 def oddballs(root: Path, held: bool) -> Counter:
     from fixtures.backends.listener import core
-    from fixtures.muse.listening import key_signature_tonic
+    from fixtures.muse.listening import heard_oddball_tonic
     from solvers.muse import oddball_answer
 
     tally: Counter = Counter()
@@ -103,7 +103,7 @@ def oddballs(root: Path, held: bool) -> Counter:
             continue
         try:
             pitches = core._heard_melody(str(path), core._sha(path))
-            answer = oddball_answer(key_signature_tonic(pitches), pitches)
+            answer = oddball_answer(heard_oddball_tonic(pitches), pitches)
         except core.CannotHear:
             answer = None
         tally[_outcome(answer, "yes" if "_Odd_" in path.name else "no")] += 1
