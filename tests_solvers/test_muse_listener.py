@@ -135,7 +135,7 @@ def test_a_heard_oddball_melody_is_declined_when_its_key_is_a_guess() -> None:
         assert oddball_answer(key_signature_tonic(heard), heard) == "yes"  # the old, wrong reply
         with pytest.raises(CannotHear, match="give no answer"):
             _melody_lines("muse_oddball", heard, heard=True)
-    assert heard_oddball_tonic(CLEAR_MINOR) == 4  # the notes of E major (Ab minor misheard a little)
+    assert heard_oddball_tonic(CLEAR_MINOR) == 4  # E major's notes (Ab minor, misheard a little)
     assert oddball_answer(heard_oddball_tonic(CLEAR_MINOR), CLEAR_MINOR) == "no"
     assert _melody_lines("muse_oddball", (57, 62, 59, 60, 59, 62, 59, 57), heard=True) == (
         (9,), (57, 62, 59, 60, 59, 62, 59, 57))  # starts on its tonic: the prompt's promise
