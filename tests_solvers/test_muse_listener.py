@@ -139,3 +139,20 @@ def test_a_heard_oddball_melody_is_declined_when_its_key_is_a_guess() -> None:
     assert oddball_answer(heard_oddball_tonic(CLEAR_MINOR), CLEAR_MINOR) == "no"
     assert _melody_lines("muse_oddball", (57, 62, 59, 60, 59, 62, 59, 57), heard=True) == (
         (9,), (57, 62, 59, 60, 59, 62, 59, 57))  # starts on its tonic: the prompt's promise
+
+
+def test_octave_spikes_in_a_heard_bass_line_do_not_change_its_contour() -> None:
+    """MUSE's EMaj_Arp_Desc_Bass and BbMaj_Scale_Arch_Bass as the listener heard them: single
+    notes an octave off (47 for 35, 44 for 32; 50 for 38) broke the shape (no answer). The
+    fold applies to recordings only; a leap that does not come straight back is kept."""
+    from fixtures.muse.listening import _melody_lines
+    from solvers.muse import contour
+
+    descending = (52, 51, 47, 44, 40, 40, 39, 39, 47, 35, 44, 32, 28, 28)
+    arch = (34, 36, 38, 39, 41, 43, 45, 46, 46, 45, 45, 43, 41, 41, 39, 39, 50, 34)
+    for heard, shape in ((descending, "descending"), (arch, "arch")):
+        assert contour(heard) is None
+        assert contour(_melody_lines("muse_melody_shape", heard, heard=True)[0]) == shape
+        assert _melody_lines("muse_melody_shape", heard)[0] == heard  # MIDI: exact notes
+    leap = (48, 50, 62, 64, 65)
+    assert _melody_lines("muse_melody_shape", leap, heard=True)[0] == leap
