@@ -6,7 +6,7 @@ guitar and drum recordings; not in this repository: "all rights reserved, resear
 Answer keys come from the file names, as MUSE's own runners read them (``Amajor_Guitar_120``:
 a major chord; ``Sync2_B``: a loop of MUSE's syncopation level 2; ``M4_EMaj_130`` and
 ``M4_AMaj_130``: the same melody transposed; ``M4_Odd_EMaj_130``: the oddball version).
-``--split tune`` is what listener-5 was tuned on; ``held`` was measured once, at the end
+``--split tune`` is what listener-5 and -6 were tuned on; ``held`` was measured once, at the end
 (docs/listener.md). Prints each task's right / wrong / declined counts.
 """
 
@@ -28,6 +28,8 @@ HELD_ODDBALL_FROM = 7
 # Off-beat kick/snare hits of each 4-bar loop by MUSE's syncopation level, and 8 for Sync3_A:
 # the key issue 29's measurement used (listener-4 counted 19 of the 22 loops so once padded
 # with silence; the other three are the loops with a quiet hi-hat lead-in, heard one slot off)
+SHAPE_TAGS = (("_InvArch", "inverted arch"), ("_Arch", "arch"), ("_Asc", "ascending"),
+              ("_Desc", "descending"))  # file-name tag -> contour, first match wins
 OFFBEATS = {"NoSync": 0, "Sync1": 2, "Sync2": 4, "Sync3": 6, "Sync4": 8}
 
 
@@ -94,7 +96,7 @@ def melody_pairs(root: Path, held: bool) -> Counter:
 
 def oddballs(root: Path, held: bool) -> Counter:
     from fixtures.backends.listener import core
-    from fixtures.muse.listening import key_signature_tonic
+    from fixtures.muse.listening import heard_oddball_tonic
     from solvers.muse import oddball_answer
 
     tally: Counter = Counter()
@@ -103,10 +105,30 @@ def oddballs(root: Path, held: bool) -> Counter:
             continue
         try:
             pitches = core._heard_melody(str(path), core._sha(path))
-            answer = oddball_answer(key_signature_tonic(pitches), pitches)
+            answer = oddball_answer(heard_oddball_tonic(pitches), pitches)
         except core.CannotHear:
             answer = None
         tally[_outcome(answer, "yes" if "_Odd_" in path.name else "no")] += 1
+    return tally
+
+
+def contours(root: Path, held: bool) -> Counter:
+    """MUSE's melody-shape recordings (``*_Arp_Asc*``, ``*_Scale_InvArch*``...): listener-6
+    looked at all 24, so there is no held-out part."""
+    from fixtures.backends.listener import core
+    from fixtures.muse.listening import without_octave_spikes
+    from solvers.muse import contour
+
+    tally: Counter = Counter()
+    for path in [] if held else sorted((root / "stimuli").glob("*_*_*.wav")):
+        shape = next((name for tag, name in SHAPE_TAGS if tag in path.stem), None)
+        if shape is None:
+            continue
+        try:
+            heard = contour(without_octave_spikes(core._heard_melody(str(path), core._sha(path))))
+        except core.CannotHear:
+            heard = None
+        tally[_outcome(heard, shape)] += 1
     return tally
 
 
@@ -115,7 +137,7 @@ def _outcome(answer: object, truth: object) -> str:
 
 
 TASKS = {"chord": chords, "syncopation": loops, "transposition": melody_pairs,
-         "oddball": oddballs}
+         "oddball": oddballs, "contour": contours}
 
 
 def main() -> None:

@@ -42,3 +42,13 @@ def test_a_short_melody_with_two_notes_moved_still_differs(moved) -> None:
     for index in moved:
         second[index] += 1
     assert _answer(first, second) == "no"
+
+
+def test_a_pair_heard_with_a_slip_is_not_called_different_when_it_aligns_closely() -> None:
+    """MUSE's M2 melody in A-flat minor and in F minor as the listener heard them: one note
+    apart in count, so no single dropped note makes them equal, yet their pitch classes
+    align within one slip per eight notes: declined (it answered "different")."""
+    a_flat_minor = (68, 68, 71, 73, 71, 69, 69, 69, 68, 64, 66, 63, 64, 64, 64)
+    f_minor = (72, 72, 75, 77, 75, 73, 75, 72, 68, 70, 70, 67, 68, 68)
+    with pytest.raises(core.CannotHear, match="give no answer"):
+        _answer(a_flat_minor, f_minor)

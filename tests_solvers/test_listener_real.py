@@ -1,6 +1,6 @@
 """The listener on real recordings (MUSE's stimuli, a human musician's piano, guitar and drum
 recordings; not in this repository). Set EARTEST_REAL_AUDIO to a MUSE checkout to run these;
-without it they are skipped. They check the recordings listener-5 was tuned on (its held-out
+without it they are skipped. They check the recordings listener-5 and -6 were tuned on (its held-out
 figures are in docs/listener.md, measured once with benchmarks/listener_real.py)."""
 
 from __future__ import annotations
@@ -39,3 +39,13 @@ def test_real_melody_pairs_are_mostly_answered_right() -> None:
     tally = _benchmark().melody_pairs(REAL_AUDIO, held=False)
     assert tally["wrong"] <= 0.02 * sum(tally.values()), tally
     assert tally["right"] >= 0.8 * sum(tally.values()), tally
+
+
+def test_real_oddball_melodies_are_declined_rather_than_misheard() -> None:
+    tally = _benchmark().oddballs(REAL_AUDIO, held=False)
+    assert tally["wrong"] <= 1 and tally["right"] >= 0.5 * sum(tally.values()), tally
+
+
+def test_real_contours_survive_a_bass_line_s_octave_errors() -> None:
+    tally = _benchmark().contours(REAL_AUDIO, held=False)
+    assert tally["right"] >= 0.95 * sum(tally.values()) > 0, tally

@@ -108,3 +108,51 @@ def test_the_oddball_key_comes_from_the_melody_not_its_first_note() -> None:
     odd_in_a = (57, 62, 59, 60, 59, 62, 59, 57)  # A major with C natural
     assert key_signature_tonic(odd_in_a) == 9
     assert oddball_answer(9, odd_in_a) == "yes"
+
+
+# Pitches the listener heard in MUSE's own recordings (issue 29, second pass): M4_EMaj_130
+# (an E major melody starting on its fifth, its first note heard a semitone low and one G
+# heard among 35 notes), M5_Bm_100 (a B minor melody, several notes misheard) and M2_Abm (a
+# clean hearing of a minor melody).
+NEAR_TIE = (51, 51, 52, 52, 56, 63, 63, 63, 52, 56, 55, 61, 61, 52, 56, 61, 61, 56, 56, 52,
+            56, 52, 56, 56, 63, 63, 52, 56, 61, 61, 61, 56, 52, 56, 56)
+TWO_OUTSIDE = (66, 66, 62, 61, 62, 62, 61, 66, 66, 62, 61, 57, 62, 61, 61, 61, 61, 61, 65, 65,
+               65, 61, 61, 61, 61)
+CLEAR_MINOR = (68, 68, 71, 73, 71, 69, 69, 69, 68, 64, 66, 63, 64, 64, 64)
+
+
+def test_a_heard_oddball_melody_is_declined_when_its_key_is_a_guess() -> None:
+    """From a recording the oddball key must win the key profile clearly and leave one pitch
+    class out; both melodies above have no changed note, and the MIDI reading (exact notes,
+    no such check) names a key that leaves notes out. A clearly keyed hearing is answered."""
+    import pytest
+
+    from fixtures.backends.listener.core import CannotHear
+    from fixtures.muse.listening import _melody_lines, heard_oddball_tonic, key_signature_tonic
+    from solvers.muse import oddball_answer
+
+    for heard in (NEAR_TIE, TWO_OUTSIDE):
+        assert oddball_answer(key_signature_tonic(heard), heard) == "yes"  # the old, wrong reply
+        with pytest.raises(CannotHear, match="give no answer"):
+            _melody_lines("muse_oddball", heard, heard=True)
+    assert heard_oddball_tonic(CLEAR_MINOR) == 4  # E major's notes (Ab minor, misheard a little)
+    assert oddball_answer(heard_oddball_tonic(CLEAR_MINOR), CLEAR_MINOR) == "no"
+    assert _melody_lines("muse_oddball", (57, 62, 59, 60, 59, 62, 59, 57), heard=True) == (
+        (9,), (57, 62, 59, 60, 59, 62, 59, 57))  # starts on its tonic: the prompt's promise
+
+
+def test_octave_spikes_in_a_heard_bass_line_do_not_change_its_contour() -> None:
+    """MUSE's EMaj_Arp_Desc_Bass and BbMaj_Scale_Arch_Bass as the listener heard them: single
+    notes an octave off (47 for 35, 44 for 32; 50 for 38) broke the shape (no answer). The
+    fold applies to recordings only; a leap that does not come straight back is kept."""
+    from fixtures.muse.listening import _melody_lines
+    from solvers.muse import contour
+
+    descending = (52, 51, 47, 44, 40, 40, 39, 39, 47, 35, 44, 32, 28, 28)
+    arch = (34, 36, 38, 39, 41, 43, 45, 46, 46, 45, 45, 43, 41, 41, 39, 39, 50, 34)
+    for heard, shape in ((descending, "descending"), (arch, "arch")):
+        assert contour(heard) is None
+        assert contour(_melody_lines("muse_melody_shape", heard, heard=True)[0]) == shape
+        assert _melody_lines("muse_melody_shape", heard)[0] == heard  # MIDI: exact notes
+    leap = (48, 50, 62, 64, 65)
+    assert _melody_lines("muse_melody_shape", leap, heard=True)[0] == leap
