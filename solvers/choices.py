@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .reply_spans import HEDGE
+from .ruled_out import other_of_two
 
 MAX_SPAN_CHARS = 2000  # an answer's head and first explanations are near its start
 _MAX_HEAD_WORDS = 24
@@ -239,6 +240,9 @@ class ChoiceReader:
     def _said_otherwise(self, text: str, source: str) -> tuple:
         """An answer that names no option in so many words: a count stated as none, or a
         guess said of the question's subject ("I would guess the tempo is fast.")."""
+        if not _UNCERTAIN.search(text) and \
+                (left := other_of_two(text, list(self.options), self.named)) is not None:
+            return left, None, "ruled_out"  # "It's not a major chord." of Major/Minor
         none = _NONE_COUNT.match(text)
         if none and self.zero_letter and not _NOT_A_COUNT.search(none.group("what")) \
                 and not self.named(none.group("what"))[0]:
