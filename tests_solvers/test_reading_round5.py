@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures.muse.rhythm_definitions import METER, SYNC_COMPARE
+from fixtures.tasks.definitions import SYNCOPATION
 from solvers.reading import HEDGE, choice_reader
 
 MAJOR_MINOR = choice_reader({"A": "Major", "B": "Minor"})
@@ -54,3 +55,26 @@ def test_the_option_that_is_named_is_still_read_as_itself() -> None:
     assert MAJOR_MINOR("It is major.").answer == "A"
     assert MAJOR_MINOR("Major, not minor.").answer == "A"
     assert MAJOR_MINOR("Maybe major, maybe minor.").error == HEDGE
+
+
+# --- 7. None counted, then restated as everything on the beat -------------------------------
+
+
+@pytest.mark.parametrize("reply", [
+    "There are no off-beat hits at all; everything lands on the beat.",
+    "There are no off-beat hits \u2014 every hit falls on the beat.",
+    "No off-beat kicks; all the hits sit right on the beat.",
+    "There are no syncopated snare hits \u2014 all hits are on the beat.",
+])
+def test_a_none_count_restated_as_on_the_beat_is_the_zero_option(reply: str) -> None:
+    assert SYNCOPATION.extract_answer(reply) == "A"
+
+
+@pytest.mark.parametrize("reply", [
+    "There are no off-beat hits; everything lands off the beat.",   # contradicts itself
+    "No hit falls on the beat; everything lands on the beat.",      # a "no" of the beat
+    "Maybe there are no off-beat hits; everything lands on the beat.",
+    "There are no off-beat hits; wait, two.",
+])
+def test_a_none_count_with_another_tail_stays_no_answer(reply: str) -> None:
+    assert SYNCOPATION.extract_answer(reply) is None
