@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from .reply_spans import HEDGE
+from .ruled_out import other_of_two
 
 MAX_SPAN_CHARS = 2000  # an answer's head and first explanations are near its start
 _MAX_HEAD_WORDS = 24
@@ -107,8 +108,10 @@ _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass 
 _NONE_COUNT = re.compile(
     r"\W*(?:there\s+(?:is|are|was|were)\s*(?:n['\u2019]t|not)\s+(?:a\s+single|one|any)"
     r"|there\s+(?:is|are|was|were)\s+(?:no|zero|not\s+(?:a\s+single|one|any))"
-    r"|not\s+(?:a\s+single|one)|no|zero)\s+(?!one\b|of\b)(?P<what>[^.;:!?]{1,80})[.!]?\s*$",
-    re.IGNORECASE)
+    r"|not\s+(?:a\s+single|one)|no|zero)\s+(?!one\b|of\b)(?P<what>[^.;:!?]{1,80}?)"
+    r"(?:\s*[;\u2014\u2013]\s*(?:everything|every\s+hit|all\s+(?:the\s+)?hits)\s+(?:lands?|falls?"
+    r"|sits?|is|are)\s+(?:right\s+)?on\s+(?:the\s+)?(?:beats?|downbeats?))?[.!]?\s*$",
+    re.IGNORECASE)  # "...; everything lands on the beat." restates the none
 _NOT_A_COUNT = re.compile(r"\b(?:on[\s-]+(?:the\s+)?beats?|on-?beat|down-?beats?|options?|choices?"
                           r"|answers?|fits?|matches|idea|clue|way)\b", re.IGNORECASE)
 # A guess said of the whole thing asked about: "I would guess the tempo is fast." is "fast"
@@ -239,6 +242,9 @@ class ChoiceReader:
     def _said_otherwise(self, text: str, source: str) -> tuple:
         """An answer that names no option in so many words: a count stated as none, or a
         guess said of the question's subject ("I would guess the tempo is fast.")."""
+        if not _UNCERTAIN.search(text) and \
+                (left := other_of_two(text, list(self.options), self.named)) is not None:
+            return left, None, "ruled_out"  # "It's not a major chord." of Major/Minor
         none = _NONE_COUNT.match(text)
         if none and self.zero_letter and not _NOT_A_COUNT.search(none.group("what")) \
                 and not self.named(none.group("what"))[0]:

@@ -1,0 +1,36 @@
+"""Ruling out one of exactly two options: "It's not a major chord." (Major/Minor) commits to
+the other option, since no third answer is left (docs/reading.md, round 5)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+# A whole span that only negates one option: "It's not a major chord.", "Not major.",
+# "This isn't loop 1." Never "not only/just major" (which keeps major) and never an
+# uncertain one (the caller checks uncertainty words first).
+_RULED_OUT = re.compile(
+    r"\s*(?:(?:it|this|that)\s*(?:'|\u2019)?\s*s\s+|(?:it|this|that)\s+is\s+|"
+    r"(?:it|this|that)\s+isn\s*(?:'|\u2019)?\s*t\s+)?"
+    r"(?:(?:definitely|certainly|clearly|surely|absolutely)\s+)?(?:not\s+)?"
+    r"(?!(?:only|just|merely|simply|exactly|quite|necessarily)\b)(?P<what>.+?)[\s.!]*",
+    re.IGNORECASE | re.DOTALL)
+_NEGATED = re.compile(r"\bnot\b|\bisn\s*(?:'|\u2019)?\s*t\b", re.IGNORECASE)
+
+Named = Callable[[str], tuple[set[str], str | None, bool]]
+
+
+def other_of_two(text: str, options: list[str], named: Named) -> str | None:
+    """The option left when ``text`` rules out the other of exactly two ``options`` by
+    its text, with no other words but filler; otherwise None."""
+    if len(options) != 2:
+        return None
+    match = _RULED_OUT.fullmatch(text)
+    head = text[:match.start("what")] if match else ""
+    if not match or len(_NEGATED.findall(head)) != 1 or _NEGATED.search(match.group("what")):
+        return None
+    ruled_out, via, pure = named(match.group("what"))
+    if len(ruled_out) != 1 or not pure or via != "option_text":
+        return None
+    (left,) = [letter for letter in options if letter not in ruled_out]
+    return left
