@@ -31,7 +31,9 @@ option_sets = st.sampled_from([CHORD_OPTIONS, SYNCOPATION_OPTIONS])
 
 # Reasoning prose: contains letters, option words and "answer", but is never an answer line.
 PROSE_WORDS = ["I", "think", "the", "chord", "sounds", "bright", "A", "B", "minor", "major"]
-PROSE_WORDS += ["third", "listening", "again,", "not", "diminished.", "answer", "is", "tricky"]
+# (no correction marker such as "listening again": the settled retraction rule, issue 30,
+# lets one withdraw an answer line, so it is not noise)
+PROSE_WORDS += ["third", "listening", "though,", "not", "diminished.", "answer", "is", "tricky"]
 PROSE_WORDS += ["(maybe)", "C4", "off-beats:", "2", "and", "4", "same", "melody", "yes-ish"]
 prose_lines = st.lists(st.sampled_from(PROSE_WORDS), min_size=2, max_size=10).map(" ".join)
 prose_blocks = st.lists(prose_lines, max_size=4).map("\n".join)

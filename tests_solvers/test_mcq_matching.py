@@ -15,7 +15,9 @@ OPTIONS = {"A": "Four on the floor", "B": "Off-beat syncopation", "C": "Scat sin
 # is nothing but "a" does name option A, so the never-match property uses two words or more.)
 PROSE = ("the", "recording", "has", "a", "steady", "pulse", "and", "Answer", "Bach", "Cadence",
          "DA", "drums", "I", "think", "about", "this", "question", "because", "tempo", "bright",
-         "ABBA", "Dance", "clearly", "maybe", "listening", "again", "BC", "AD", "Dub", "CD")
+         "ABBA", "Dance", "clearly", "maybe", "listening", "there", "BC", "AD", "Dub", "CD")
+# (no correction marker such as "listening again": the settled retraction rule, issue 30, lets
+# one withdraw an answer line, so it is not noise)
 prose = st.lists(st.sampled_from(PROSE), max_size=12).map(" ".join)
 letters = st.sampled_from(sorted(OPTIONS))
 LETTER_FORMS = ("({})", "{}.", "option {}", "[{}]", "Option {}:")
@@ -58,7 +60,8 @@ def test_two_options_named_is_no_answer(before, pair, after, form, by_text):
 @given(st.lists(st.sampled_from(PROSE), min_size=2, max_size=12).map(" ".join))
 def test_words_containing_option_letters_never_match(reply):
     match = match_option(reply, OPTIONS)
-    assert match.letter is None and match.error_class == NO_OPTION
+    # no answer either way; "maybe because a" may count its lone "a" as an uncertain option
+    assert match.letter is None and match.error_class in (NO_OPTION, SEVERAL_OPTIONS)
 
 
 @pytest.mark.parametrize(("reply", "expected"), [
