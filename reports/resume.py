@@ -34,8 +34,8 @@ RESULT_OPTIONS = (
     "adaptive_trials", "pitch_dataset", "mcq_dataset", "mcq_layout",
     "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
     "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
-    "markexpr", "rendition", "live_seed", "live_soundfonts", "muse", "answer_extractor",
-    "pitch_dataset", "musepub_dir",
+    "markexpr", "rendition", "live_seed", "live_soundfonts", "answer_extractor",
+    "musepub_dir",
 )
 # Options added after runs were first saved: a saved run without them ran at these values.
 ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1, "pitch_dataset": ""}

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from reports.exit_status import FINISHED_BROKEN
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer, http_error
 
@@ -50,7 +51,7 @@ def test_item03_sdk_base_url_variable_is_keyed_and_in_the_header(tmp_path: Path)
     # The local server's answers must not replay as the public endpoint's gemini-2.5-pro.
     public = run(*common, "--cache", "replay", "--no-report", "--run-dir", str(tmp_path / "pub"))
     assert {r["error_class"] for r in records(tmp_path / "pub")} == {"backend_error"}
-    assert public.returncode == 1
+    assert public.returncode == FINISHED_BROKEN  # measured nothing: broken, not wrong answers
     # ... while the same endpoint replays every answer.
     again = run(*common, "--cache", "replay", "--no-report", "--run-dir", str(tmp_path / "again"),
                 env={"GOOGLE_GEMINI_BASE_URL": url})

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.backends import UnknownModelError, resolve_model
+from reports.exit_status import FINISHED_BROKEN
 from tests_solvers import CORE_BENCH, FULL_E2E, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
@@ -124,7 +125,7 @@ def test_replay_miss_is_an_error_not_a_network_call(tmp_path):
         assert server.count == 0
     errors = {r["error_class"] for r in records(tmp_path / "r").values()}
     assert errors == {"backend_error"}
-    assert result.returncode == 1
+    assert result.returncode == FINISHED_BROKEN  # measured nothing: broken, not wrong answers
 
 
 def test_a_killed_run_loses_no_answered_request(tmp_path):

@@ -61,7 +61,9 @@ def test_chance_lands_on_each_task_analytic_chance(tmp_path):
 
 # Where the MUSE family may be named in code: its package, its bench module, its pure solvers
 # (``solvers/`` holds every family's), its tests and the registry line.
-FAMILY_FILES = ("fixtures/muse/", "bench/test_muse.py", "solvers/muse.py", "tests_solvers/")
+# (benchmarks/ holds measuring scripts run by hand on the family's material, not machinery)
+FAMILY_FILES = ("fixtures/muse/", "bench/test_muse.py", "solvers/muse.py", "tests_solvers/",
+                "benchmarks/")
 REGISTRY_LINE = '    "fixtures.muse.family:MuseFamily",'
 
 

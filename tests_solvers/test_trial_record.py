@@ -138,7 +138,7 @@ def _build(tmp_path: Path, lines: list[str]) -> subprocess.CompletedProcess:
         ({"record_version": None}, "field 'record_version': None"),
         ({"correct": "yes"}, "field 'correct': expected bool, got str"),
         ({"family": "drums"}, "field 'family': 'drums' has no details type (one of core, "
-                              "pitch, mcq)"),
+                              "pitch, mcq, musepub)"),
         ({"family": "Drums!"}, "field 'family': 'Drums!' is not a family name"),
         ({"family": "drums", "details_kind": "pitch"}, "field 'details.repair_errors': unknown"),
         ({"details_kind": "drums"}, "field 'details_kind': 'drums' has no details type"),
