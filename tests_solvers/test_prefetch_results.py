@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from reports.exit_status import FINISHED_BROKEN
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, server_error
 
@@ -65,7 +66,8 @@ def test_an_always_failing_server_gets_exactly_the_retry_budget_per_trial(tmp_pa
         result = run(*common(server, tmp_path, "--max-attempts", "2", "--run-dir",
                              str(tmp_path / "run"), *workers))
         sent = server.count
-    assert result.returncode == 1, result.stdout[-3000:] + result.stderr[-3000:]
+    # Nothing measured: the run ends broken, not as wrong answers.
+    assert result.returncode == FINISHED_BROKEN, result.stdout[-3000:] + result.stderr[-3000:]
     found = records(tmp_path / "run")
     assert len(found) == TRIALS
     assert {r["error_class"] for r in found} == {"backend_error"}
