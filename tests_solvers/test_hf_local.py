@@ -299,7 +299,11 @@ def test_core_tasks_through_pytest_bench_with_hf_model(family, model_dirs, tmp_p
          "--cache-path", str(tmp_path / "responses.sqlite"), "--run-dir", str(tmp_path / "run")],
         cwd=repo, env=env, capture_output=True, text=True, timeout=600,
     )
-    assert result.returncode in (0, 1), result.stdout[-3000:] + result.stderr[-3000:]
+    output = result.stdout[-3000:] + result.stderr[-3000:]
+    # a random tiny model's 8-token replies are usually all cut by the token limit, so the run
+    # measures nothing: that run is flagged broken (exit 6, docs/options.md), and only that one
+    nothing_measured = "eartest: WARNING: nothing was measured" in result.stdout
+    assert result.returncode in ((6,) if nothing_measured else (0, 1)), output
     lines = (tmp_path / "run" / "trials.jsonl").read_text().splitlines()
     records = [trial_row(line) for line in lines]
     assert len(records) == 3 * 2 * 2  # tasks x modalities x strategies
