@@ -72,13 +72,15 @@ def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -
     for check in (shard_set_problem, settings_problem):
         if problem := check(headers, run_dirs):
             raise ValueError(problem)
+    # read the records first: a bad line in the middle is a damaged file, named by its line,
+    # not an incomplete run (counting trials skips the lines it cannot read)
+    df = tables.load_records(run_dirs)
     incomplete = incomplete_runs(headers, run_dirs)
     if incomplete and not allow_incomplete:
         raise ValueError(
             f"INCOMPLETE input: {'; '.join(incomplete)}; complete each with the command that "
             "made it and --resume DIR, or build them anyway with --allow-incomplete (the "
             "report is then marked incomplete)")
-    df = tables.load_records(run_dirs)
     if problem := task_version_problem(df):
         raise ValueError(problem)
     if problem := directory_problem(out_dir):

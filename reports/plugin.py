@@ -299,7 +299,10 @@ def pytest_configure(config: pytest.Config) -> None:
     writer = RecordWriter(_run_dir(config), fresh=fresh,
                           on_open=lambda run_dir: resume.save_options(config, run_dir))
     config.add_cleanup(writer.unlock)  # an in-process session (pytester) ends here too
-    torn = None if fresh else record_file.hold(config, writer)
+    # --collect-only runs nothing: it neither locks (rewriting the lock's process id) nor
+    # sets aside a torn record, so the run directory stays byte for byte as it was
+    held = not (fresh or config.option.collectonly)
+    torn = record_file.hold(config, writer) if held else None
     plugin = RecordPlugin(config, writer)
     if torn:
         plugin.lines.append(f"eartest: {torn}")
