@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
+from solvers.new_requests import new_request_turns
+
 from . import tables
 from .cells import percent_text
 
@@ -107,28 +109,33 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
         known = costs.dropna()
         turns = [turn for turns in group.get("turns", []) for turn in turns]
         new_costs = group.get("new_cost_usd", pd.Series([None] * len(group))).dropna()
+        new = new_request_turns(turns)  # each request this run sent once, across trials
         usage[str(model)] = {
             "trials": int(len(group)),
             "requests": len(turns),
-            # replays of earlier runs' answers, apart from what this run asked (and paid for)
-            "cached_requests": sum(1 for turn in turns if turn.get("cached")),
-            "new_requests": int(group.get("new_requests", pd.Series([0])).fillna(0).sum()),
+            # replays of earlier runs' answers and repeats of a request this run sent already
+            "cached_requests": _answered(turns) - len(new),
+            "new_requests": len(new),
             "new_cost_usd": round(float(new_costs.sum()), 6) if len(new_costs) else None,
             "input_tokens": int(group.get("input_tokens", pd.Series([0])).fillna(0).sum()),
             "output_tokens": int(group.get("output_tokens", pd.Series([0])).fillna(0).sum()),
             "estimated_cost_usd": round(float(known.sum()), 6) if len(known) else None,
-            **_billed(group, turns),
+            **_billed(new),
         }
     return {**usage, **_extractor_usage(df)}
 
 
-def _billed(group: pd.DataFrame, turns: list[dict]) -> dict:
+def _answered(turns: list[dict]) -> int:
+    """Turns that got an answer or an error from somewhere (not inputs refused unsent)."""
+    return sum(1 for turn in turns if turn.get("finish_reason") != "unsupported")
+
+
+def _billed(new: list[dict]) -> dict:
     """The run's cost as providers billed it (``billed_cost_usd``, None when no reply said)
-    and how many of the new requests said it (``billed_requests``)."""
-    billed = group.get("billed_cost_usd", pd.Series([None] * len(group))).dropna()
-    said = sum(1 for t in turns if not t.get("cached") and t.get("cost_usd") is not None)
-    return {"billed_cost_usd": round(float(billed.sum()), 10) if len(billed) else None,
-            "billed_requests": said}
+    and how many of the ``new`` requests said it (``billed_requests``)."""
+    said = [t["cost_usd"] for t in new if t.get("cost_usd") is not None]
+    return {"billed_cost_usd": round(float(sum(said)), 10) if said else None,
+            "billed_requests": len(said)}
 
 
 def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
@@ -142,8 +149,8 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
         usage[f"{model} (answer extractor)"] = {
             "trials": len(turns),
             "requests": len(turns),
-            "cached_requests": sum(1 for turn in turns if turn.get("cached")),
-            "new_requests": sum(1 for turn in turns if not turn.get("cached")),
+            "cached_requests": _answered(turns) - len(new_request_turns(turns)),
+            "new_requests": len(new_request_turns(turns)),
             "new_cost_usd": None,
             "input_tokens": sum(int(turn.get("input_tokens") or 0) for turn in turns),
             "output_tokens": sum(int(turn.get("output_tokens") or 0) for turn in turns),

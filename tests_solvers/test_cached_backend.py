@@ -141,19 +141,36 @@ def test_only_real_answers_are_stored(tmp_path, finish_reason, stored):
     assert len(inner.requests) == (1 if stored else 2)
 
 
-def test_a_repeat_of_this_runs_request_is_counted_as_sent_once(tmp_path):
-    """Issue 27 defect 15: a repair whose request equals an earlier one of this run is read
-    from the cache; the record must not count it as a second request to the server."""
+def test_this_runs_answers_read_back_are_not_cached_and_are_sent_once(tmp_path):
+    """Issue 27: ``cached`` means an earlier run stored the answer. This run's own answer read
+    back (a repair equal to an earlier round, a test body after the prefetch, another xdist
+    worker) is not cached, whichever process reads it first, and is not asked again; counting
+    it once is the reports' job (test_new_requests.py)."""
     inner = ScriptedBackend(script=lambda r: "reply")
     cache = ResponseCache(tmp_path / "responses.sqlite")
     backend = CachedBackend(inner, cache, "use", "scripted", None, run="this-run")
     first, repeat = _ask(backend, _request()), _ask(backend, _request())
     assert len(inner.requests) == 1
-    assert (first.cached, repeat.cached) == (False, True)
-    # another process of the same run (an xdist worker) reading the answer first counts it
+    assert (first.cached, repeat.cached) == (False, False)
     other = CachedBackend(ScriptedBackend(replies=[]), cache, "use", "scripted", None,
-                          run="this-run")
-    assert not _ask(other, _request()).cached and _ask(other, _request()).cached
+                          run="this-run")  # another worker of the same run
+    assert [_ask(other, _request()).cached for _ in range(2)] == [False, False]
+    later = CachedBackend(ScriptedBackend(replies=[]), cache, "use", "scripted", None,
+                          run="next-run")
+    assert _ask(later, _request()).cached and not later.inner.requests
+
+
+def test_refresh_asks_each_request_once_per_run(tmp_path):
+    """``--cache refresh`` asks again what earlier runs stored, but a request this run already
+    sent (an equal repair) is read back: the server gets each request once per run."""
+    cache = ResponseCache(tmp_path / "responses.sqlite")
+    _ask(CachedBackend(ScriptedBackend(replies=["old"]), cache, "use", "scripted", None,
+                       run="earlier"), _request())
+    refresh = CachedBackend(ScriptedBackend(replies=["new", "never"]), cache, "refresh",
+                            "scripted", None, run="this-run")
+    answers = [_ask(refresh, _request()) for _ in range(3)]
+    assert [(a.text, a.cached) for a in answers] == [("new", False)] * 3
+    assert len(refresh.inner.requests) == 1 and (refresh.hits, refresh.stores) == (2, 1)
 
 
 def test_backend_errors_propagate_and_are_not_stored(tmp_path):

@@ -196,12 +196,6 @@ def test_gemini_pro_runs_every_core_trial_against_a_fake_and_reruns_for_free(tmp
     assert summary["usage"]["gemini-pro"]["estimated_cost_usd"] > 0
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "known bug, found at the end of the round: fixtures.cached_backend now marks an answer "
-    "this process already read as cached (so a repeated LogicLM repair counts once), and "
-    "under xdist a trial whose prefetched answer is read again by its test body is then "
-    "recorded as cached, so the run can count fewer new requests than it sent; strict, so "
-    "the fix turns this into a failure to remove"))
 def test_xdist_workers_split_the_prefetch_within_one_concurrency_budget(tmp_path):
     """Under -n 2 each worker prefetches half the trials with its share of --concurrency; the
     tests start only when both are done, so every test body is answered from the cache."""

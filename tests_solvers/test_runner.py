@@ -179,6 +179,23 @@ def test_backend_error_is_recorded(strategy: str) -> None:
     assert result.record().flat()["turns"][0]["error"] == "HTTP 503: model overloaded"
 
 
+def test_a_backend_error_keeps_the_turns_repair_reason() -> None:
+    """A failed request is a turn ending in "error"; its ``repair_reason`` stays what the
+    round was asked to fix (None for the first answer), not the finish reason."""
+    replies = iter([MALFORMED])
+
+    def script(request: Request) -> str:
+        reply = next(replies, None)
+        if reply is None:
+            raise BackendError("HTTP 503: model overloaded")
+        return reply
+
+    _, repaired = _run(CHORD, "logiclm", script=script)
+    assert repaired.turns[0].repair_reason is None
+    assert [t.finish_reason for t in repaired.turns] == ["stop", "error"]
+    assert repaired.turns[1].repair_reason == "schema_parse"
+
+
 @pytest.mark.parametrize(
     ("finish_reason", "error_class"),
     [("safety", "safety_block"), ("recitation", "recitation_block"), ("error", "backend_error")],
