@@ -218,7 +218,33 @@ def test_xdist_workers_split_the_prefetch_within_one_concurrency_budget(tmp_path
     # Each request asked once: a test body that ran before the prefetch finished would have
     # asked its own again. (The prefetch's answers are this run's, so none reads as cached.)
     assert not any(turn["cached"] for turn in turns)
-    assert sent == len({turn["request_hash"] for turn in turns})
+    assert sent == len({turn["request_hash"] for turn in turns}) < len(turns)  # equal repairs
+    # the account counts each request the server got once, whichever worker read it back
+    assert f"eartest: gemini-pro: {sent} new requests" in result.stdout
+    assert sum(record["new_requests"] for record in by_trial.values()) == sent
+
+
+def test_a_second_run_under_xdist_replays_every_turn_and_counts_no_new_request(tmp_path):
+    """Issue 27: against a cache a first run filled, every turn of a second run (repeated
+    repairs too) is a replay of an earlier run's answer: cached, and 0 new requests."""
+    cache, model = tmp_path / "c.sqlite", "openai:gpt-4o-audio-preview"
+    with FakeOpenAIServer() as server:
+        common = ["--model", model, "--base-url", server.base_url, "--cache-path", str(cache),
+                  "-m", "chord and midi and zero and logiclm", "-n", "2", "--no-report"]
+        first = run(*common, "--run-dir", str(tmp_path / "a"), env={"OPENAI_API_KEY": SECRET})
+        sent = server.count
+        second = run(*common, "--run-dir", str(tmp_path / "b"), env={"OPENAI_API_KEY": SECRET})
+        assert server.count == sent, "the second run must send nothing"
+    assert first.returncode in (0, 1), first.stdout[-3000:] + first.stderr[-3000:]
+    assert second.returncode == first.returncode, second.stdout[-3000:]
+    a, b = records(tmp_path / "a"), records(tmp_path / "b")
+    turns = [turn for record in b.values() for turn in record["turns"]]
+    assert len(b) == len(a) == 44 and len(turns) > sent  # repeated repairs are among them
+    assert all(turn["cached"] for turn in turns)
+    assert sum(record["new_requests"] for record in b.values()) == 0
+    assert f"eartest: {model}: {sent} new requests" in first.stdout
+    assert f"eartest: {model}: 0 new requests (estimated $0.0000 at list prices), " \
+        f"{len(turns)} answered from the cache" in second.stdout
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["single", "xdist"])
