@@ -4,7 +4,9 @@ the progress board through which workers report to the controller."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
+import signal
 import subprocess
 import sys
 from collections import Counter
@@ -195,3 +197,56 @@ def test_a_live_unfinished_worker_is_waited_for(tmp_path):
     with pytest.raises(TimeoutError, match="as it should"):
         board.wait(["gw0"], report, interval_s=0, poll_s=0, appear_timeout_s=0,
                    clock=FakeClock())
+
+
+# -- stopping: Ctrl-C and SIGTERM ---------------------------------------------------------------
+class HangingBackend:
+    """Holds every request until cancelled, like a server that never answers, and starts a
+    helper task per request that it does not await (as an SDK's connection reader does), which
+    ends in an error when cancelled. The ``concurrency``-th request presses Ctrl-C."""
+
+    name = model_id = "hanging"
+    offline = False
+    max_audio_parts = None
+
+    def __init__(self, press_at: int) -> None:
+        self.press_at = press_at
+        self.started = 0
+
+    async def _reader(self) -> None:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            raise ConnectionResetError("connection closed while cancelling") from None
+
+    async def generate(self, request: Request) -> Response:
+        self.started += 1
+        asyncio.ensure_future(self._reader())
+        if self.started == self.press_at:
+            signal.raise_signal(signal.SIGINT)  # asyncio.Runner's handler: cancel the prefetch
+        await asyncio.Event().wait()
+        raise AssertionError("never answered")
+
+
+def test_an_interrupted_prefetch_leaves_no_task_pending_and_says_nothing(caplog):
+    """Issue 27 (defect 21's flake): Ctrl-C or SIGTERM (which the run turns into Ctrl-C) while
+    requests are in flight stops the prefetch with KeyboardInterrupt, and every task it and the
+    SDK started has ended, its error retrieved: none is left for asyncio to report at exit
+    ("Task was destroyed but it is pending", "exception was never retrieved")."""
+    from fixtures import runner
+
+    backend = HangingBackend(press_at=4)
+    progress = Progress(total=12, counter=RetryCounter())
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # as on a terminal
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            runner.run_sync(prefetch_trials(core_trials(12), lambda _: backend,
+                                            GenerationSettings(), 4, progress, lambda p: None))
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    loop = runner._RUNNER.get_loop()
+    assert backend.started == 4 and progress.in_flight == 0
+    assert [t for t in asyncio.all_tasks(loop) if not t.done()] == []
+    gc.collect()
+    assert not [r for r in caplog.records if r.name == "asyncio"], caplog.text
+    assert runner.run_sync(asyncio.sleep(0, result="next")) == "next"  # the loop still serves
