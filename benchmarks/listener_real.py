@@ -96,7 +96,7 @@ def melody_pairs(root: Path, held: bool) -> Counter:
 
 def oddballs(root: Path, held: bool) -> Counter:
     from fixtures.backends.listener import core
-    from fixtures.muse.listening import heard_oddball_tonic
+    from fixtures.muse.heard_key import faint_pitches, heard_oddball_tonic
     from solvers.muse import oddball_answer
 
     tally: Counter = Counter()
@@ -105,7 +105,8 @@ def oddballs(root: Path, held: bool) -> Counter:
             continue
         try:
             pitches = core._heard_melody(str(path), core._sha(path))
-            answer = oddball_answer(heard_oddball_tonic(pitches), pitches)
+            tonic = heard_oddball_tonic(pitches, faint_pitches(path, pitches))
+            answer = oddball_answer(tonic, pitches)
         except core.CannotHear:
             answer = None
         tally[_outcome(answer, "yes" if "_Odd_" in path.name else "no")] += 1

@@ -1,6 +1,7 @@
 """No trial of any family raises out of the runner when the listener is given audio it cannot
-hear (silence, noise, a 50 ms clip, a minute of noise): every such trial ends in a reply, a
-decline with its reason (issue 29: ``CannotHear`` once escaped the runner on a melody)."""
+hear (silence, noise, a 50 ms clip, a minute of noise), in every family (core, MUSE,
+pitch, MUSE as published, MCQ): every such trial ends in a reply, a decline with its reason
+(issue 29: ``CannotHear`` once escaped the runner on a melody)."""
 
 from __future__ import annotations
 
@@ -57,14 +58,22 @@ class _Swapped(BackendWrapper):
         return await self.inner.generate(dataclasses.replace(request, turns=tuple(turns)))
 
 
-def _trials() -> list:
+def _trials(directory: Path) -> list:
+    """One trial per task and family: core, MUSE, pitch, MUSE as published (a replica of its
+    folder) and MCQ (the synthetic MuChoMusic set, audio condition)."""
+    from fixtures.mcq.loading import load_dataset
+    from fixtures.mcq.synthetic import make_synthetic
+    from fixtures.mcq.trial import McqTrial
     from fixtures.muse.catalog import items_for as muse_items
     from fixtures.muse.registry import TASKS as MUSE_TASKS
     from fixtures.muse.trial import MuseTrial
     from fixtures.pitch.catalog import EXPERIMENTS, pitch_items
     from fixtures.pitch.questions import notations_for
     from fixtures.pitch.trial import PitchTrial
+    from fixtures.published_muse.protocol import Coverage, items, stimuli_root, tasks
+    from fixtures.published_muse.trial import PublishedMuseTrial
     from fixtures.tasks.catalog import items_for
+    from tests_solvers.muse_replica import write_replica
 
     trials: list = []
     for task in ("syncopation", "transposition", "chord"):
@@ -77,13 +86,18 @@ def _trials() -> list:
     for experiment in EXPERIMENTS:  # adaptive experiments have no fixed items
         trials += [PitchTrial("listener", notations_for(item)[0], item)
                    for item in pitch_items(experiment, sample=1)[:1]]
+    coverage = Coverage(stimuli_root(str(write_replica(directory / "MUSE"))))
+    trials += [PublishedMuseTrial("listener", "zero", "standalone", items(task)[0], coverage)
+               for task in tasks()]
+    muchomusic = load_dataset(make_synthetic(directory / "mcq")[0]).items[0]
+    trials.append(McqTrial("listener", "audio", 0, 0, muchomusic))
     return trials
 
 
 @pytest.mark.parametrize("kind", sorted(CLIPS_S))
 def test_no_trial_raises_on_audio_it_cannot_hear(tmp_path, kind: str) -> None:
     backend = _Swapped(_listener(), _clip(tmp_path, kind))
-    for trial in _trials():
+    for trial in _trials(tmp_path):
         result = run_trial_sync(backend, trial, SETTINGS)  # raises if the listener does
         assert result.turns and result.turns[0].error is None, (kind, trial, result.turns)
         assert result.turns[0].text.strip(), (kind, trial)

@@ -156,3 +156,50 @@ def test_octave_spikes_in_a_heard_bass_line_do_not_change_its_contour() -> None:
         assert _melody_lines("muse_melody_shape", heard)[0] == heard  # MIDI: exact notes
     leap = (48, 50, 62, 64, 65)
     assert _melody_lines("muse_melody_shape", leap, heard=True)[0] == leap
+
+
+# Pitches the listener heard in MUSE's recordings where listener-6 answered wrong (issue 29,
+# third pass): M12_FMaj_155 (F major, its B natural a raised lower neighbour C-B-C, not one of
+# MUSE's oddballs), M5_Odd_Dm_100 (the changed F# makes the D minor melody fit three major
+# keys, two almost equally: listener-6 took its first note's key and said "no"), M11_CMaj_180
+# (C major; the profile names G, leaving F "out"). FEW_CLASSES: C, D, E and G only (C, F
+# and G major hold them all), a clear C major profile that listener-6 answered "no".
+CHROMATIC_NEIGHBOUR = (65, 81, 53, 76, 72, 71, 72, 65)
+MOVED_INTO_A_KEY = (69, 69, 78, 66, 64, 62, 66, 64, 69, 69, 66, 64, 62, 62, 66, 66, 64)
+PROFILE_MISKEYED = (83, 84, 83, 79, 81, 79, 76, 77, 76)
+FEW_CLASSES = (64, 60, 60, 67, 60, 64, 67, 62)
+
+
+def test_a_heard_oddball_answer_needs_strong_evidence() -> None:
+    """Each melody above drew a wrong answer from listener-6; each is now declined with its
+    reason. A framed melody (starting and ending on its tonic) with one clearly played note
+    out of the key is still answered "yes", and the same note heard faintly is declined."""
+    import pytest
+
+    from fixtures.backends.listener.core import CannotHear
+    from fixtures.muse.heard_key import heard_oddball_tonic
+
+    for heard, reason in ((CHROMATIC_NEIGHBOUR, "lower neighbour"),
+                          (MOVED_INTO_A_KEY, "start and end on its key's tonic"),
+                          (PROFILE_MISKEYED, "fits some major key"),
+                          (FEW_CLASSES, "fits 3 major keys")):
+        with pytest.raises(CannotHear, match=reason):
+            heard_oddball_tonic(heard)
+    odd_in_a = (57, 62, 59, 60, 59, 62, 59, 57)  # A major with an upper neighbour C natural
+    assert heard_oddball_tonic(odd_in_a) == 9
+    with pytest.raises(CannotHear, match="faint or very short"):
+        heard_oddball_tonic(odd_in_a, faint=frozenset({60}))
+
+
+def test_faint_pitches_are_those_no_clearly_played_note_sounds(monkeypatch, tmp_path) -> None:
+    """A pitch only a short or quiet transcribed note plays (or none: an f0-track step) is
+    faint; the melody's other pitches are not."""
+    from fixtures.backends.listener import hearing
+    from fixtures.muse.heard_key import faint_pitches
+
+    notes = (hearing.NoteEvent(0.0, 0.4, 60, 0.8), hearing.NoteEvent(0.5, 0.9, 62, 0.7),
+             hearing.NoteEvent(1.0, 1.05, 63, 0.9), hearing.NoteEvent(1.1, 1.5, 64, 0.2),
+             hearing.NoteEvent(1.6, 2.0, 65, 0.6))
+    monkeypatch.setattr(hearing, "transcribe_notes", lambda path: notes)
+    heard = (60, 62, 63, 64, 65, 66, 60)
+    assert faint_pitches(tmp_path / "melody.wav", heard) == frozenset({63, 64, 66})
