@@ -30,7 +30,8 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .reply_spans import HEDGE
+from .descriptive import described_reading
+from .reply_spans import FALLBACK_SOURCES, HEDGE
 from .ruled_out import other_of_two
 
 MAX_SPAN_CHARS = 2000  # an answer's head and first explanations are near its start
@@ -108,7 +109,7 @@ _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass 
 _NONE_COUNT = re.compile(
     r"\W*(?:there\s+(?:is|are|was|were)\s*(?:n['\u2019]t|not)\s+(?:a\s+single|one|any)"
     r"|there\s+(?:is|are|was|were)\s+(?:no|zero|not\s+(?:a\s+single|one|any))"
-    r"|not\s+(?:a\s+single|one)|no|zero)\s+(?!one\b|of\b)(?P<what>[^.;:!?]{1,80}?)"
+    r"|not\s+(?:a\s+single|one)|no|zero)\s+(?!one\b|of\b)(?P<what>[^.;:!?]{1,80}?)(?:\s+at\s+all)?"
     r"(?:\s*[;\u2014\u2013]\s*(?:everything|every\s+hit|all\s+(?:the\s+)?hits)\s+(?:lands?|falls?"
     r"|sits?|is|are)\s+(?:right\s+)?on\s+(?:the\s+)?(?:beats?|downbeats?))?[.!]?\s*$",
     re.IGNORECASE)  # "...; everything lands on the beat." restates the none
@@ -156,6 +157,13 @@ class ChoiceReader:
 
     def __call__(self, text: str, source: str) -> tuple:
         text = unicodedata.normalize("NFKC", text)[:MAX_SPAN_CHARS]
+        reading = self._read(text, source)
+        if reading[0] is None and source in FALLBACK_SOURCES:  # "The song is best described as
+            return described_reading(text, reading, self.text_mentions, self.named,  # reggae."
+                                     FILLER, list(self.options))
+        return reading
+
+    def _read(self, text: str, source: str) -> tuple:
         arrow = max(text.rfind("\u2192"), text.rfind("->"), text.rfind("=>"))
         segments = _segments(text[arrow + 1:].lstrip(">") if arrow >= 0 else text)
         while len(segments) > 1 and self._filler_only(segments[0][1]):
@@ -280,6 +288,12 @@ class ChoiceReader:
             elif token.text not in FILLER or self._ambiguous_letter(token):
                 pure = False
         return named, via, pure
+
+    def text_mentions(self, segment: str) -> list[tuple[int, int, str]]:
+        """Option texts and aliases in ``segment``, as (start, end, letter) offsets."""
+        tokens = _tokens(segment)
+        return [(tokens[i].start, tokens[i + n - 1].end, letter)
+                for i, n, letter in self._mentions(tokens)]
 
     def _mentions(self, tokens: list[_Token]) -> list[tuple[int, int, str]]:
         """Leftmost-longest option texts and aliases, as (first token, token count, letter)."""

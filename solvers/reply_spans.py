@@ -38,6 +38,7 @@ from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
 from .reply_excerpt import BOXED as _BOXED
 from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
 from .reply_excerpt import SENTENCE_END as _SENTENCE_END
+from .reply_excerpt import THINKING as _THINKING
 from .reply_excerpt import WORD as _WORD
 from .reply_excerpt import TooManyCues, clean_markup, excerpt, listed_options, unify_line_breaks
 from .retractions import CORRECTION as _CORRECTION
@@ -69,8 +70,11 @@ _SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting
                       re.IGNORECASE)
 # The conclusion closing a long sentence: "I hear no new accidentals ..., so there is no
 # modulation." (read with the sentence's opening; different answers there are a hedge)
-_CONCLUSION = re.compile(r"[,;]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)$",
-                         re.IGNORECASE)
+# (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
+# out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
+_CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
+                         r"|(?P<which>which\s+(?:is|gives|makes|means)\b[^,;]+))$", re.IGNORECASE)
+_RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -284,6 +288,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
                 sentences.append(AnswerSpan(value.strip(), "answer_sentence"))
     if sentences:
         tiers.append(sentences)
+    if _THINKING.search(raw):  # "<think>... so it's diminished.</think>" answers nothing
+        lines = [clean_markup(line) for line in excerpt(_THINKING.sub("\n", raw))[0]]
     wordy = without_courtesy([line.strip() for line in lines if _WORD.search(line)])
     while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
@@ -307,9 +313,11 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         if len(every) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
+            if ends[0] != sentences[0] and _RULING_OUT.match(ends[0]):
+                ends.append(sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013"))
             conclusion = _CONCLUSION.search(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
-                ends.append(conclusion.group("rest"))  # "..., so there is no modulation."
+                ends.append(conclusion.group("rest") or conclusion.group("which"))
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."

@@ -5,8 +5,12 @@ the readings a rule must not change."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from fixtures.tasks.definitions import CHORD
+from fixtures.muse.definitions import MELODY_SHAPE
+from fixtures.muse.harmony_definitions import INSTRUMENT
+from fixtures.tasks.definitions import CHORD, SYNCOPATION
 from solvers.reading import choice_reader, sameness, yes_no_reader
 
 SAME = yes_no_reader(sameness())
@@ -65,3 +69,98 @@ def test_a_courtesy_opener_does_not_make_a_hedge_an_answer(reply: str) -> None:
 def test_a_reply_that_is_only_courtesy_answers_nothing() -> None:
     assert MOOD("Thank you for the happy little clip!").answer is None
     assert CHORD.extract_answer("Thank you!") is None
+
+
+# --- An option named in a descriptive last sentence -------------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("The clip is best described as a calm piece.", "D"),
+    ("Overall the mood comes across as sad.", "B"),
+    ("After the first bar the music turns angry.", None),  # said of a part of the clip
+])
+def test_a_mood_named_in_a_descriptive_sentence(reply: str, answer: str | None) -> None:
+    assert MOOD(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("The melody is carried by a trumpet.", "C"),
+    ("The bright attack and the quick decay point to a piano.", "A"),
+    ("Not a trumpet — the tone is breathy and soft, so flute.", "D"),
+    ("Definitely not a piano — the long swelling notes and the audible bow noise point to a "
+     "violin.", "B"),
+    ("Thanks for the clip! I can hear a flute.", "D"),
+])
+def test_an_instrument_named_in_a_descriptive_sentence(reply: str, answer: str) -> None:
+    assert INSTRUMENT.extract_answer(reply) == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Above the bass I hear a minor third and a diminished fifth, which gives a diminished "
+     "chord.", "D"),
+    ("Neither major nor dominant: the fifth is flat, which makes it a diminished chord.", "D"),
+    ("It is not a dominant chord; there is no seventh. So it's a plain minor chord.", "B"),
+    ("Stacked on the root are a major third, a perfect fifth and a minor seventh, which is the "
+     "familiar dominant seventh sound.", "C"),
+])
+def test_a_chord_named_in_a_descriptive_sentence(reply: str, answer: str) -> None:
+    assert CHORD.extract_answer(reply) == answer
+
+
+def test_a_count_then_the_level_it_makes() -> None:
+    assert SYNCOPATION.extract_answer("I count eight off-beat hits: High Syncopation.") == "E"
+    assert SYNCOPATION.extract_answer("I count eight off-beat hits.") is None  # reasoning
+
+
+def test_a_contour_ruled_out_and_then_named() -> None:
+    assert MELODY_SHAPE.extract_answer("It is not rising at all; every note is falling.") == "B"
+    assert MELODY_SHAPE.extract_answer("The tune is not ascending; it is descending.") == "B"
+
+
+@pytest.mark.parametrize("reply", [
+    "The accompaniment is played on a piano.",           # a part, not the melody
+    "I hear a piano in the background.",                 # more than filler after the option
+    "Is the melody played on a violin?",                 # a question
+    "If the tone is bowed, the melody is a violin.",     # a condition
+    "The melody could be played on a violin.",           # a doubt
+    "The melody is not only played on a violin.",        # "not only"
+    "The melody is played on a violin and a flute.",     # two options
+    "The melody is not played on a violin.",             # ruled out, with four options
+    "Not a violin, not a piano — the tone is breathy.",  # ruled out only
+    "Not a trumpet — the tone is breathy, though a flute doubles it.",  # a turn
+    "The melody is played on a violin; wait, a flute.",  # an afterthought
+    "<think>The tone is breathy, so flute.</think>",     # reasoning, never the answer
+])
+def test_descriptions_that_commit_to_nothing_stay_no_answer(reply: str) -> None:
+    assert INSTRUMENT.extract_answer(reply) is None
+
+
+@pytest.mark.parametrize("reply", [
+    "The chord sounds dark, which is typical of minor chords.",  # a likeness, not an answer
+    "The third is minor.",                                        # a part of the chord
+    "Therefore the chord is C major.",                            # a note name: option C?
+    "So it's not a minor chord.",                                 # a negated final choice
+    "It sounds major, but the seventh makes it a dominant chord?",
+])
+def test_chord_descriptions_that_commit_to_nothing_stay_no_answer(reply: str) -> None:
+    assert CHORD.extract_answer(reply) is None
+
+
+_INSTRUMENTS = st.sampled_from(["piano", "violin", "trumpet", "flute"])
+_DESCRIPTIONS = st.sampled_from([
+    "The melody is {neg}played on a {x}.", "The phrase is {neg}carried by a {x}.",
+    "The soft attack does {neg}point to a {x}.", "So it is {neg}a {x}.",
+])
+
+
+@settings(max_examples=60, deadline=None)
+@given(_INSTRUMENTS, _DESCRIPTIONS)
+def test_negating_a_description_never_reads_the_option_it_names(instrument: str,
+                                                               template: str) -> None:
+    """Prefixing a negation to the describing clause changes the reading: it never reads the
+    option named (with four options, ruling one out reads nothing)."""
+    plain = INSTRUMENT.extract_answer(template.format(neg="", x=instrument))
+    negated = INSTRUMENT.extract_answer(template.format(neg="not ", x=instrument))
+    (letter,) = [key for key, text in INSTRUMENT.options.items() if text.casefold() == instrument]
+    assert plain == letter
+    assert negated != plain and negated is None
