@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fixtures.muse.definitions import MELODY_SHAPE
-from fixtures.muse.harmony_definitions import INSTRUMENT
+from fixtures.muse.definitions import MELODY_SHAPE, OUT_OF_KEY
+from fixtures.muse.harmony_definitions import INSTRUMENT, KEY_CHANGE, SAME_PROGRESSION
 from fixtures.tasks.definitions import CHORD, SYNCOPATION
 from solvers.reading import choice_reader, sameness, yes_no_reader
 
 SAME = yes_no_reader(sameness())
+SAME_EXACT = yes_no_reader(sameness(different=("oddball", "oddballs")))  # MUSE's own question
 MOOD = choice_reader({"A": "Happy", "B": "Sad", "C": "Angry", "D": "Calm"})
 
 # --- Explicit retractions ---------------------------------------------------------------------
@@ -164,3 +165,73 @@ def test_negating_a_description_never_reads_the_option_it_names(instrument: str,
     (letter,) = [key for key, text in INSTRUMENT.options.items() if text.casefold() == instrument]
     assert plain == letter
     assert negated != plain and negated is None
+
+
+# --- Negated sameness and difference ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("The second progression does not follow the same root motion.", "no"),
+    ("Both progressions share the same harmonic motion.", "yes"),
+    ("Nothing changes harmonically; the second is the first moved up a fourth.", "yes"),
+    ("Nothing really changed between them.", "yes"),
+])
+def test_progression_sameness_by_negation(reply: str, answer: str) -> None:
+    assert yes_no_reader(SAME_PROGRESSION)(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("I did not hear any note that was altered between the two.", "yes"),
+    ("I couldn't find any pitch that was changed.", "yes"),
+    ("There is no note that was modified.", "yes"),
+    ("I noticed a note that was changed in bar two.", None),    # a change said, not denied:
+])                                                               # no sameness word to read
+def test_a_denied_change_is_the_same_melody(reply: str, answer: str | None) -> None:
+    assert SAME_EXACT(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Not one wrong note anywhere.", "no"),
+    ("There is a wrong note in the fourth bar.", "yes"),
+    ("I hear no wrong notes.", "no"),
+    ("Wait, I was wrong.", None),                   # "wrong" alone is no out-of-key note
+])
+def test_a_wrong_note_is_an_out_of_key_note(reply: str, answer: str | None) -> None:
+    assert yes_no_reader(OUT_OF_KEY)(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Not the same key at the close: it ends on the relative minor.", "yes"),
+    ("It ends in a different key.", "yes"),
+    ("It stays in the same key throughout.", "no"),
+    ("It doesn't stay in the same key.", "yes"),
+    ("The key does not stay the same.", "yes"),
+    ("The melody is not the same at the end.", None),  # the melody, not the key
+])
+def test_the_same_key_answers_a_key_change_question(reply: str, answer: str | None) -> None:
+    assert yes_no_reader(KEY_CHANGE)(reply).answer == answer
+
+
+def test_the_same_key_answers_nothing_of_a_transposition() -> None:
+    assert SAME("They are not in the same key.").answer is None
+    assert SAME("Nothing changes.").answer == "yes"  # of sameness: no difference at all
+
+
+_DENIALS = st.sampled_from(["I did not notice any note that was changed.",
+                            "Nothing changes between them.", "Not one wrong note.",
+                            "Not the same key at the end."])
+
+
+@settings(max_examples=40, deadline=None)
+@given(_DENIALS)
+def test_removing_the_negation_never_keeps_the_reading(denial: str) -> None:
+    """Each denial read, then its negation taken away: the reading is never the same."""
+    readers = {"changed": SAME_EXACT, "changes": SAME_EXACT, "wrong": yes_no_reader(OUT_OF_KEY),
+               "key": yes_no_reader(KEY_CHANGE)}
+    read = next(reader for word, reader in readers.items() if word in denial)
+    affirmed = (denial.replace("I did not notice any", "I noticed a")
+                .replace("Nothing changes", "Everything changes")
+                .replace("Not one wrong note", "One wrong note")
+                .replace("Not the same key", "The same key"))
+    assert read(denial).answer is not None
+    assert read(affirmed).answer != read(denial).answer
