@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from fixtures.muse.definitions import MELODY_SHAPE, OUT_OF_KEY
 from fixtures.muse.harmony_definitions import INSTRUMENT, KEY_CHANGE, SAME_PROGRESSION
 from fixtures.tasks.definitions import CHORD, SYNCOPATION
-from solvers.reading import choice_reader, sameness, yes_no_reader
+from solvers.reading import choice_reader, pitch_answer_reader, sameness, yes_no_reader
 
 SAME = yes_no_reader(sameness())
 SAME_EXACT = yes_no_reader(sameness(different=("oddball", "oddballs")))  # MUSE's own question
@@ -235,3 +235,28 @@ def test_removing_the_negation_never_keeps_the_reading(denial: str) -> None:
                 .replace("Not the same key", "The same key"))
     assert read(denial).answer is not None
     assert read(affirmed).answer != read(denial).answer
+
+
+# --- A pitch beside a reference phrase ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("notation", "reply", "midi"), [
+    ("midi", "Two octaves below A4 (440 Hz), so MIDI 45.", 45),
+    ("hz", "220 Hz, an octave below A4 = 440 Hz.", 57),
+    ("hz", "Roughly 1760 Hz, two octaves above A4 = 440 Hz.", 93),
+    ("spn", "With the reference G3, the target is a perfect fifth up: D4.", 62),
+    ("spn", "The reference note is E4 (329.6 Hz); the tone a minor third below it is C#4.", 61),
+])
+def test_a_reference_phrase_is_no_pitch_of_the_answer(notation: str, reply: str,
+                                                      midi: int) -> None:
+    assert pitch_answer_reader("pitch", notation)(reply).answer.keys == (midi,)
+
+
+@pytest.mark.parametrize(("notation", "reply"), [
+    ("spn", "Given the reference C4, I can't tell the target."),   # a refusal
+    ("spn", "Given the reference C4, the target is D4 or E4."),    # a hedge
+    ("hz", "An octave above A4 = 440 Hz."),                        # no answer but the reference
+    ("midi", "Above A4 (440 Hz), maybe 72 or 74."),
+])
+def test_a_reference_phrase_makes_no_hedge_an_answer(notation: str, reply: str) -> None:
+    assert pitch_answer_reader("pitch", notation)(reply).answer is None
