@@ -33,6 +33,9 @@ from dataclasses import dataclass
 from .descriptive import described_reading
 from .reply_spans import FALLBACK_SOURCES, HEDGE
 from .ruled_out import other_of_two
+from .unnamed_answers import NONE_COUNT as _NONE_COUNT
+from .unnamed_answers import NOT_A_COUNT as _NOT_A_COUNT
+from .unnamed_answers import SUBJECT_IS as _SUBJECT_IS
 
 MAX_SPAN_CHARS = 2000  # an answer's head and first explanations are near its start
 _MAX_HEAD_WORDS = 24
@@ -101,27 +104,6 @@ _EXPLAINING_OPENING = re.compile(r"\s*(?:the|its|it|this|that|there|i)\b", re.IG
 _TURNS = frozenset("but however although though whereas yet unless if".split())
 # Words before a letter that make it a note or key name: "in A", "the key is A", "root C".
 _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass at".split())
-
-
-# A count stated as none ("There isn't a single kick or snare between the beats.", "No hits
-# fall off the beat.") answers a count question with its option meaning 0; never a thing said
-# of the beat itself, nor of the options ("Not one of the options fits").
-_NONE_COUNT = re.compile(
-    r"\W*(?:there\s+(?:is|are|was|were)\s*(?:n['\u2019]t|not)\s+(?:a\s+single|one|any)"
-    r"|there\s+(?:is|are|was|were)\s+(?:no|zero|not\s+(?:a\s+single|one|any))"
-    r"|not\s+(?:a\s+single|one)|no|zero)\s+(?!one\b|of\b)(?P<what>[^.;:!?]{1,80}?)(?:\s+at\s+all)?"
-    r"(?:\s*[;\u2014\u2013]\s*(?:everything|every\s+hit|all\s+(?:the\s+)?hits)\s+(?:lands?|falls?"
-    r"|sits?|is|are)\s+(?:right\s+)?on\s+(?:the\s+)?(?:beats?|downbeats?))?[.!]?\s*$",
-    re.IGNORECASE)  # "...; everything lands on the beat." restates the none
-_NOT_A_COUNT = re.compile(r"\b(?:on[\s-]+(?:the\s+)?beats?|on-?beat|down-?beats?|options?|choices?"
-                          r"|answers?|fits?|matches|idea|clue|way)\b", re.IGNORECASE)
-# A guess said of the whole thing asked about: "I would guess the tempo is fast." is "fast"
-# (never of a part: "I'd guess the third is major" names no chord).
-_SUBJECT_IS = re.compile(
-    r"\s*(?:the|its|this|their)\s+(?:overall\s+)?(?:tempo|pace|speed|mood|genre|style|meter"
-    r"|metre|time\s+signature|dynamics?|texture|timbre|character|feel|chord|instrument|piece"
-    r"|song|music|track|recording|clip|melody|rhythm|beat|groove|progression|shape|contour|level)\s+"
-    r"(?:is|are|was|sounds|seems|feels)\s+(?P<rest>\S.*)$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
