@@ -50,9 +50,12 @@ def test_a_correction_after_the_last_answer_still_withdraws_it() -> None:
 
 
 @pytest.mark.parametrize(("reply", "answer"), [
-    ("Thanks for the clip! It sounds calm.", "D"),
-    ("Thank you for sending the audio. The overall mood is sad.", "B"),
-    ("Many thanks for the recording.\nThe mood is happy.", "A"),
+    ("Thanks for the clip! The mood is calm, with soft strings drifting over a slow pulse of "
+     "low piano chords.", "D"),
+    ("Thank you for sending the audio. The overall mood is sad: the melody sinks slowly, the "
+     "tempo drags and the harmony stays in a dark minor key.", "B"),
+    ("Many thanks for the recording.\nThe mood is happy, with a bouncing bass, bright brass "
+     "stabs and a quick major-key tune over a busy drum groove.", "A"),
 ])
 def test_a_courtesy_opener_is_read_as_if_absent(reply: str, answer: str) -> None:
     assert MOOD(reply).answer == answer
@@ -260,3 +263,4 @@ def test_a_reference_phrase_is_no_pitch_of_the_answer(notation: str, reply: str,
 ])
 def test_a_reference_phrase_makes_no_hedge_an_answer(notation: str, reply: str) -> None:
     assert pitch_answer_reader("pitch", notation)(reply).answer is None
+
