@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from fixtures.muse.definitions import MELODY_SHAPE, OUT_OF_KEY
 from fixtures.muse.harmony_definitions import INSTRUMENT, KEY_CHANGE, SAME_PROGRESSION
+from fixtures.muse.rhythm_definitions import SYNC_COMPARE
 from fixtures.tasks.definitions import CHORD, SYNCOPATION
 from solvers.reading import choice_reader, pitch_answer_reader, sameness, yes_no_reader
 
@@ -264,3 +265,17 @@ def test_a_reference_phrase_is_no_pitch_of_the_answer(notation: str, reply: str,
 def test_a_reference_phrase_makes_no_hedge_an_answer(notation: str, reply: str) -> None:
     assert pitch_answer_reader("pitch", notation)(reply).answer is None
 
+
+
+# --- One of two loops ruled out as the subject of a negated comparison ---------------------------
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Loop 2 isn't the more syncopated one.", "A"),
+    ("The first loop is not the busier of the two; the other pushes more hits off the beat.", "B"),
+    ("Loop 1 is not the more syncopated one?", None),                        # a question
+    ("Loop 1 is not only the more syncopated one.", None),                   # "not only"
+    ("Loop 1 is not the more syncopated one, and loop 2 isn't either.", None),  # both
+])
+def test_a_loop_ruled_out_by_a_negated_comparison(reply: str, answer: str | None) -> None:
+    assert SYNC_COMPARE.extract_answer(reply) == answer
