@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Collection
 
 from .reply_spans import HEDGE
+from .unnamed_answers import WHOLE_THING
 
 Mentions = Callable[[str], list[tuple[int, int, str]]]  # (start, end, letter) of option texts
 Named = Callable[[str], "tuple[set[str], str | None, bool]"]
@@ -59,10 +60,9 @@ _INTERVAL = re.compile(
     r"|fifth|sixth|seventh|ninth|2nd|3rd|4th|5th|6th|7th|9th|intervals?)\b"
     r"(?!\s+(?:chord|sound|arpeggio|triad|harmony|quality))", re.IGNORECASE)
 _CONNECTIVE = r"(?:(?:and\s+)?(?:so|thus|therefore|hence|overall|which|that)\b[\s,]*)?"
-_WHOLE = (r"(?:song|piece|track|music|recording|clip|excerpt|sample|audio|sound|tone|timbre"
-          r"|melody|tune|phrase|line|lead|chord|harmony|instrument|genre|style|mood|tempo|pace"
-          r"|meter|metre|time\s+signature|rhythm|beat|groove|pattern|progression|shape|contour"
-          r"|loop|texture|character|feel|level|step|steps|note|notes|interval|intervals)")
+# The whole thing asked about, and every one of its steps ("every step goes down").
+_WHOLE = (rf"(?:{WHOLE_THING}|excerpt|sample|audio|sound|tone|tune|phrase|line|lead|harmony"
+          r"|pattern|loop|step|steps|note|notes|interval|intervals)")
 _SUBJECT = re.compile(
     rf"\W*{_CONNECTIVE}(?:it|this|that|(?:the|this|that|its|every|each|all(?:\s+the)?)\s+"
     rf"(?:(?:overall|whole|main|entire)\s+)?{_WHOLE})\b", re.IGNORECASE)

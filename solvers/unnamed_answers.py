@@ -21,8 +21,10 @@ NOT_A_COUNT = re.compile(r"\b(?:on[\s-]+(?:the\s+)?beats?|on-?beat|down-?beats?|
                           r"|answers?|fits?|matches|idea|clue|way)\b", re.IGNORECASE)
 # A guess said of the whole thing asked about: "I would guess the tempo is fast." is "fast"
 # (never of a part: "I'd guess the third is major" names no chord).
+# The whole thing a question asks about (not a part of it), as a subject.
+WHOLE_THING = (r"(?:tempo|pace|speed|mood|genre|style|meter|metre|time\s+signature|dynamics?"
+               r"|texture|timbre|character|feel|chord|instrument|piece|song|music|track|recording"
+               r"|clip|melody|rhythm|beat|groove|progression|shape|contour|level)")
 SUBJECT_IS = re.compile(
-    r"\s*(?:the|its|this|their)\s+(?:overall\s+)?(?:tempo|pace|speed|mood|genre|style|meter"
-    r"|metre|time\s+signature|dynamics?|texture|timbre|character|feel|chord|instrument|piece"
-    r"|song|music|track|recording|clip|melody|rhythm|beat|groove|progression|shape|contour|level)\s+"
+    rf"\s*(?:the|its|this|their)\s+(?:overall\s+)?{WHOLE_THING}\s+"
     r"(?:is|are|was|sounds|seems|feels)\s+(?P<rest>\S.*)$", re.IGNORECASE)
