@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from .choices import ChoiceReader
-from .negation_phrases import rewrite_negations
+from .negation_phrases import excepted_denial, rewrite_negations
 from .reply_spans import HEDGE, Reading, read_reply
 
 SAME_MELODY_SENTENCE = "Yes, these are the same melody."
@@ -299,8 +299,8 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     (same/different...) do; a sentence opening with yes/no outranks reasoning sentences
     before it."""
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
-    if _UNCERTAIN.search(text):
-        return None, "uncertain answer"
+    if _UNCERTAIN.search(text) or excepted_denial(text):
+        return None, "uncertain answer"  # "maybe", "Nothing changes except the last note."
     text = rewrite_negations(text, of_sameness=_DIFFER_VERBS <= phrases.no)
     text = _QUANTIFIED_NO.sub(partial(_quantify, phrases=phrases), text)
     said = {"no" if (first or last).casefold() in _NO else "yes"

@@ -8,7 +8,8 @@
   differs" does ("I did not notice any note that was changed" = the same);
 * for a question of sameness, "nothing changes" denies any difference as "nothing differs" does
   ("Nothing changes functionally." = the same); for any other question "changes" keeps its own
-  meaning (of a key change: "Nothing changes." = no modulation).
+  meaning (of a key change: "Nothing changes." = no modulation);
+* a denial with an exception ("Nothing changes except the final note.") is no answer.
 """
 
 from __future__ import annotations
@@ -38,6 +39,18 @@ JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-
           (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:(?:entirely|fully|completely|wholly|purely|"
                       r"strictly|quite|all|always)\s+)?(?:diatonic|in\s+(?:the\s+)?key)\b"
                       r"(?!\s+of)", re.IGNORECASE), " out-of-key"))
+
+
+# A denial with an exception ("Nothing changes except the final note.", "No note differs apart
+# from the last one") denies nothing as a whole: no answer.
+_EXCEPTED_DENIAL = re.compile(
+    r"(?:\b(?:no|nothing|none|not|never)\b|n['\u2019]t\b)[^.;!?\n]{0,120}?\b(?:except|apart\s+from"
+    r"|other\s+than|besides|aside\s+from|save\s+for|but\s+for)\b", re.IGNORECASE)
+
+
+def excepted_denial(text: str) -> bool:
+    """Whether ``text`` denies something and then names an exception to the denial."""
+    return bool(_EXCEPTED_DENIAL.search(text))
 
 
 def rewrite_negations(text: str, of_sameness: bool) -> str:

@@ -216,6 +216,16 @@ def test_the_same_key_answers_a_key_change_question(reply: str, answer: str | No
     assert yes_no_reader(KEY_CHANGE)(reply).answer == answer
 
 
+@pytest.mark.parametrize("reply", [
+    "Nothing changes except the final note.",
+    "No note differs apart from the last one.",
+    "I did not notice any note that was changed, other than the fourth.",
+    "There is no difference besides the closing interval.",
+])
+def test_a_denial_with_an_exception_is_no_answer(reply: str) -> None:
+    assert SAME_EXACT(reply).answer is None
+
+
 def test_the_same_key_answers_nothing_of_a_transposition() -> None:
     assert SAME("They are not in the same key.").answer is None
     assert SAME("Nothing changes.").answer == "yes"  # of sameness: no difference at all
