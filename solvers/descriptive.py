@@ -53,6 +53,11 @@ _NEITHER_NOR = re.compile(r"\W*(?:it\s*(?:'|\u2019)?\s*s\s+|it\s+is\s+)?neither\
                           re.IGNORECASE | re.DOTALL)
 _NOT_ONLY = re.compile(r"\bnot\s+(?:only|just|merely|simply|solely)\b", re.IGNORECASE)
 # "Reggae isn't it", "Loop 1 is not the busier one": the option before a negated copula.
+# Only a ruling out said of the answer itself leaves the other of two options: "Loop 1 isn't
+# the answer", "Not loop 1", "It's not the first loop"; never one said through another
+# property ("Loop 1 is not the quieter one" may mean it is the busier one).
+_AS_ANSWER = re.compile(r"\s*(?:is|was)\s*(?:not\b|n['\u2019]t\b)\s*(?:the\s+)?(?:answer|it"
+                        r"|(?:right|correct)\s+(?:one|answer|choice|option))\W*$", re.IGNORECASE)
 _NEGATED_AFTER = re.compile(r"\s*(?:is|was|are|were|does|did)\s*(?:not\b|n['\u2019]t\b)",
                             re.IGNORECASE)
 _INTERVAL = re.compile(
@@ -108,6 +113,7 @@ def described_option(text: str, mentions: Mentions, named: Named, filler: Collec
     chosen: set[str] = set()
     mentioned: set[str] = set()  # named without a commitment ("I count six off-beat hits")
     ruled_out: set[str] = set()
+    as_answer = True  # every ruling out said of the answer itself (for two options)
     for opener, clause in _clauses(text):
         clause = _INTERVAL.sub(" ", clause)
         found = mentions(clause)
@@ -131,12 +137,16 @@ def described_option(text: str, mentions: Mentions, named: Named, filler: Collec
             if len(negations) != 1 or not (before or after):
                 return None
             ruled_out |= options
+            lead = _WORD.findall(clause[:before.start()]) if before else []
+            said_of_answer = (_AS_ANSWER.match(clause[first_end:]) is not None if after
+                              else all(word.casefold() in filler for word in lead))
+            as_answer = as_answer and said_of_answer
             continue
         committed = _commits(clause[:first_start], clause[found[-1][1]:], filler)
         (chosen if committed else mentioned).update(options)
     if len(chosen) == 1 and not chosen & ruled_out and mentioned <= chosen:
         return next(iter(chosen))
-    if not chosen | mentioned and len(ruled_out) == 1 and len(letters) == 2:
+    if not chosen | mentioned and len(ruled_out) == 1 and len(letters) == 2 and as_answer:
         return next(letter for letter in letters if letter not in ruled_out)
     return None
 

@@ -277,15 +277,20 @@ def test_a_reference_phrase_makes_no_hedge_an_answer(notation: str, reply: str) 
 
 
 
-# --- One of two loops ruled out as the subject of a negated comparison ---------------------------
+# --- One of two loops ruled out as the answer -----------------------------------------------------
 
 
 @pytest.mark.parametrize(("reply", "answer"), [
-    ("Loop 2 isn't the more syncopated one.", "A"),
-    ("The first loop is not the busier of the two; the other pushes more hits off the beat.", "B"),
-    ("Loop 1 is not the more syncopated one?", None),                        # a question
-    ("Loop 1 is not only the more syncopated one.", None),                   # "not only"
-    ("Loop 1 is not the more syncopated one, and loop 2 isn't either.", None),  # both
+    ("Loop 2 isn't the answer.", "A"),
+    ("Loop 1 is not the right one; the other pushes more hits off the beat.", "B"),
+    ("Definitely not loop 1.", "B"),
+    # said through a property: "not the quieter one" may mean the busier one, so no answer
+    ("Loop 1 is not the quieter one.", None),
+    ("Loop 1 is not the more syncopated one.", None),
+    ("The quieter pattern is not loop 1.", None),
+    ("Loop 1 isn't the answer?", None),                                  # a question
+    ("Loop 1 is not only the answer.", None),                            # "not only"
+    ("Loop 1 isn't the answer, and loop 2 isn't either.", None),         # both
 ])
-def test_a_loop_ruled_out_by_a_negated_comparison(reply: str, answer: str | None) -> None:
+def test_a_loop_ruled_out_as_the_answer(reply: str, answer: str | None) -> None:
     assert SYNC_COMPARE.extract_answer(reply) == answer
