@@ -52,12 +52,12 @@ _NEGATION = re.compile(
 _NEITHER_NOR = re.compile(r"\W*(?:it\s*(?:'|\u2019)?\s*s\s+|it\s+is\s+)?neither\b.+\bnor\b",
                           re.IGNORECASE | re.DOTALL)
 _NOT_ONLY = re.compile(r"\bnot\s+(?:only|just|merely|simply|solely)\b", re.IGNORECASE)
-# "Reggae isn't it", "Loop 1 is not the busier one": the option before a negated copula.
 # Only a ruling out said of the answer itself leaves the other of two options: "Loop 1 isn't
 # the answer", "Not loop 1", "It's not the first loop"; never one said through another
 # property ("Loop 1 is not the quieter one" may mean it is the busier one).
 _AS_ANSWER = re.compile(r"\s*(?:is|was)\s*(?:not\b|n['\u2019]t\b)\s*(?:the\s+)?(?:answer|it"
                         r"|(?:right|correct)\s+(?:one|answer|choice|option))\W*$", re.IGNORECASE)
+# "Reggae isn't it", "The violin is not audible": the option before a negated copula.
 _NEGATED_AFTER = re.compile(r"\s*(?:is|was|are|were|does|did)\s*(?:not\b|n['\u2019]t\b)",
                             re.IGNORECASE)
 _INTERVAL = re.compile(
