@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from .descriptive import described_reading
 from .reply_spans import FALLBACK_SOURCES, HEDGE
+from .retractions import TAKEN_BACK
 from .ruled_out import other_of_two
 from .unnamed_answers import NONE_COUNT as _NONE_COUNT
 from .unnamed_answers import NOT_A_COUNT as _NOT_A_COUNT
@@ -140,6 +141,8 @@ class ChoiceReader:
     def __call__(self, text: str, source: str) -> tuple:
         text = unicodedata.normalize("NFKC", text)[:MAX_SPAN_CHARS]
         reading = self._read(text, source)
+        if TAKEN_BACK.search(text):
+            return None, HEDGE  # "It is a violin. Actually no.": a changed mind, no answer
         if reading[0] is None and source in FALLBACK_SOURCES:  # "The song is best described as
             return described_reading(text, reading, self.text_mentions, self.named,  # reggae."
                                      FILLER, list(self.options))

@@ -82,6 +82,10 @@ _EVIDENCE = re.compile(
 _PART = re.compile(r"\b(?:third|fifth|seventh|root|bass|top|bottom|interval|accompaniment"
                    r"|background|intro|outro|ending|start|opening|first\s+note|last\s+note)\b",
                    re.IGNORECASE)
+# Verbs and adverbs that say the option holds for a while only: "The melody starts on a piano."
+_PARTLY = re.compile(r"\b(?:starts?|begins?|opens?|ends?|finish(?:es)?|closes?|joins?|enters?"
+                     r"|later|then|first|briefly|occasionally|sometimes|partly|mostly)\b",
+                     re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+")
 
 
@@ -172,7 +176,7 @@ def _clauses(text: str) -> list[tuple[str, str]]:
 def _commits(lead: str, tail: str, filler: Collection[str]) -> bool:
     """Whether an option between ``lead`` and ``tail`` is committed to: only filler after it,
     and before it filler, the whole thing as subject, a hearing, or a verb of evidence."""
-    if _LIKENESS.search(lead) or any(word.casefold() not in filler
+    if _LIKENESS.search(lead) or _PARTLY.search(lead) or any(word.casefold() not in filler
                                      for word in _WORD.findall(tail)):
         return False  # "a piano in the background", "a major chord with a flat fifth"
     if all(word.casefold() in filler for word in _WORD.findall(lead)):

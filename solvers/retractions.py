@@ -39,6 +39,11 @@ SECOND_LOOK = re.compile(
     re.IGNORECASE)
 CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNORECASE)
 
+# An answer taken back in the same span with no new one: "It is a violin. Actually no.",
+# "Violin - wait, no.", "scratch that": a changed mind, never the answer.
+TAKEN_BACK = re.compile(r"\b(?:actually|wait|hmm+)\W+(?:no|nope)\b(?!\s+[a-z])|\bno\W+wait\b"
+                        r"|\bscratch\s+that\b|\bI\s+take\s+(?:that|it)\s+back\b", re.IGNORECASE)
+
 # A courtesy sentence ("Thank you for sharing the recording.", "Thanks for the two clips!") says
 # nothing about the answer: the fallback reads a reply as if it were absent.
 _COURTESY = re.compile(r"\W*(?:thank\s+you|thanks|many\s+thanks)\b[^.!?\n]*[.!]?\W*$",

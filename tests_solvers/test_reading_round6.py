@@ -12,7 +12,7 @@ from fixtures.muse.definitions import MELODY_SHAPE, OUT_OF_KEY
 from fixtures.muse.harmony_definitions import INSTRUMENT, KEY_CHANGE, SAME_PROGRESSION
 from fixtures.muse.rhythm_definitions import SYNC_COMPARE
 from fixtures.tasks.definitions import CHORD, SYNCOPATION
-from solvers.reading import choice_reader, pitch_answer_reader, sameness, yes_no_reader
+from solvers.reading import HEDGE, choice_reader, pitch_answer_reader, sameness, yes_no_reader
 
 SAME = yes_no_reader(sameness())
 SAME_EXACT = yes_no_reader(sameness(different=("oddball", "oddballs")))  # MUSE's own question
@@ -294,3 +294,30 @@ def test_a_reference_phrase_makes_no_hedge_an_answer(notation: str, reply: str) 
 ])
 def test_a_loop_ruled_out_as_the_answer(reply: str, answer: str | None) -> None:
     assert SYNC_COMPARE.extract_answer(reply) == answer
+
+
+# --- An answer taken back in its own span; an option that holds only for a while --------------
+
+_INSTRUMENTS_ABCD = choice_reader({"A": "Piano", "B": "Violin", "C": "Trumpet", "D": "Flute"})
+
+
+@pytest.mark.parametrize("reply", [
+    "It is a violin. Actually no.",
+    "Trumpet. Wait, no.",
+    "The phrase is played on a flute. Hmm, no.",
+    "Violin, no wait, flute.",
+    "Piano - scratch that.",
+])
+def test_an_answer_taken_back_is_a_hedge(reply: str) -> None:
+    assert _INSTRUMENTS_ABCD(reply).error == HEDGE
+
+
+def test_a_word_no_after_actually_that_takes_nothing_back_keeps_the_answer() -> None:
+    assert _INSTRUMENTS_ABCD("Final Answer: B (actually, no other option fits)").answer == "B"
+
+
+@pytest.mark.parametrize("reply", ["The melody starts on a piano.",
+                                   "The tune ends on a trumpet.",
+                                   "The line is briefly carried by a flute."])
+def test_an_option_that_holds_only_for_a_while_is_no_description(reply: str) -> None:
+    assert _INSTRUMENTS_ABCD(reply).answer is None
