@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from functools import partial
 
 from .choices import ChoiceReader
+from .negation_phrases import excepted_denial, rewrite_negations
 from .reply_spans import HEDGE, Reading, read_reply
 
 SAME_MELODY_SENTENCE = "Yes, these are the same melody."
@@ -124,17 +125,6 @@ _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|no
                         r"(?:sure|certain)|can'?t\s+(?:tell|say)|cannot\s+(?:tell|say)|"
                         r"(?:not\s+able|unable)\s+to|hard\s+to|unclear|"
                         r"may|might|could)\b|\?", re.IGNORECASE)
-
-
-# Phrases of several words made the one token a phrase table can name: "out of key" and "out
-# of place" are "out-of-key"/"out-of-place"; an in-key phrase negated, "isn't in the key" or
-# "not entirely diatonic", is "out-of-key" too, so a further negation turns it back ("I don't
-# hear any note that isn't in the key" = no out-of-key note).
-_JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-key"),
-           (re.compile(r"\bout\s+of\s+place\b", re.IGNORECASE), "out-of-place"),
-           (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:(?:entirely|fully|completely|wholly|purely|"
-                       r"strictly|quite|all|always)\s+)?(?:diatonic|in\s+(?:the\s+)?key)\b"
-                       r"(?!\s+of)", re.IGNORECASE), " out-of-key"))
 
 
 @dataclass(frozen=True)
@@ -309,10 +299,9 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     (same/different...) do; a sentence opening with yes/no outranks reasoning sentences
     before it."""
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
-    if _UNCERTAIN.search(text):
-        return None, "uncertain answer"
-    for pattern, token in _JOINED:
-        text = pattern.sub(token, text)
+    if _UNCERTAIN.search(text) or excepted_denial(text):
+        return None, "uncertain answer"  # "maybe", "Nothing changes except the last note."
+    text = rewrite_negations(text, of_sameness=_DIFFER_VERBS <= phrases.no)
     text = _QUANTIFIED_NO.sub(partial(_quantify, phrases=phrases), text)
     said = {"no" if (first or last).casefold() in _NO else "yes"
             for first, last in _SAID.findall(text)}

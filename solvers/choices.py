@@ -30,8 +30,13 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from .reply_spans import HEDGE
+from .descriptive import described_reading
+from .reply_spans import FALLBACK_SOURCES, HEDGE
+from .retractions import TAKEN_BACK
 from .ruled_out import other_of_two
+from .unnamed_answers import NONE_COUNT as _NONE_COUNT
+from .unnamed_answers import NOT_A_COUNT as _NOT_A_COUNT
+from .unnamed_answers import SUBJECT_IS as _SUBJECT_IS
 
 MAX_SPAN_CHARS = 2000  # an answer's head and first explanations are near its start
 _MAX_HEAD_WORDS = 24
@@ -102,27 +107,6 @@ _TURNS = frozenset("but however although though whereas yet unless if".split())
 _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass at".split())
 
 
-# A count stated as none ("There isn't a single kick or snare between the beats.", "No hits
-# fall off the beat.") answers a count question with its option meaning 0; never a thing said
-# of the beat itself, nor of the options ("Not one of the options fits").
-_NONE_COUNT = re.compile(
-    r"\W*(?:there\s+(?:is|are|was|were)\s*(?:n['\u2019]t|not)\s+(?:a\s+single|one|any)"
-    r"|there\s+(?:is|are|was|were)\s+(?:no|zero|not\s+(?:a\s+single|one|any))"
-    r"|not\s+(?:a\s+single|one)|no|zero)\s+(?!one\b|of\b)(?P<what>[^.;:!?]{1,80}?)"
-    r"(?:\s*[;\u2014\u2013]\s*(?:everything|every\s+hit|all\s+(?:the\s+)?hits)\s+(?:lands?|falls?"
-    r"|sits?|is|are)\s+(?:right\s+)?on\s+(?:the\s+)?(?:beats?|downbeats?))?[.!]?\s*$",
-    re.IGNORECASE)  # "...; everything lands on the beat." restates the none
-_NOT_A_COUNT = re.compile(r"\b(?:on[\s-]+(?:the\s+)?beats?|on-?beat|down-?beats?|options?|choices?"
-                          r"|answers?|fits?|matches|idea|clue|way)\b", re.IGNORECASE)
-# A guess said of the whole thing asked about: "I would guess the tempo is fast." is "fast"
-# (never of a part: "I'd guess the third is major" names no chord).
-_SUBJECT_IS = re.compile(
-    r"\s*(?:the|its|this|their)\s+(?:overall\s+)?(?:tempo|pace|speed|mood|genre|style|meter"
-    r"|metre|time\s+signature|dynamics?|texture|timbre|character|feel|chord|instrument|piece"
-    r"|song|music|track|recording|clip|melody|rhythm|beat|groove|progression|shape|contour|level)\s+"
-    r"(?:is|are|was|sounds|seems|feels)\s+(?P<rest>\S.*)$", re.IGNORECASE)
-
-
 @dataclass(frozen=True)
 class _Token:
     text: str  # case-folded
@@ -156,6 +140,15 @@ class ChoiceReader:
 
     def __call__(self, text: str, source: str) -> tuple:
         text = unicodedata.normalize("NFKC", text)[:MAX_SPAN_CHARS]
+        reading = self._read(text, source)
+        if TAKEN_BACK.search(text):
+            return None, HEDGE  # "It is a violin. Actually no.": a changed mind, no answer
+        if reading[0] is None and source in FALLBACK_SOURCES:  # "The song is best described as
+            return described_reading(text, reading, self.text_mentions, self.named,  # reggae."
+                                     FILLER, list(self.options))
+        return reading
+
+    def _read(self, text: str, source: str) -> tuple:
         arrow = max(text.rfind("\u2192"), text.rfind("->"), text.rfind("=>"))
         segments = _segments(text[arrow + 1:].lstrip(">") if arrow >= 0 else text)
         while len(segments) > 1 and self._filler_only(segments[0][1]):
@@ -280,6 +273,12 @@ class ChoiceReader:
             elif token.text not in FILLER or self._ambiguous_letter(token):
                 pure = False
         return named, via, pure
+
+    def text_mentions(self, segment: str) -> list[tuple[int, int, str]]:
+        """Option texts and aliases in ``segment``, as (start, end, letter) offsets."""
+        tokens = _tokens(segment)
+        return [(tokens[i].start, tokens[i + n - 1].end, letter)
+                for i, n, letter in self._mentions(tokens)]
 
     def _mentions(self, tokens: list[_Token]) -> list[tuple[int, int, str]]:
         """Leftmost-longest option texts and aliases, as (first token, token count, letter)."""

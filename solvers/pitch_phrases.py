@@ -1,7 +1,9 @@
 """Phrases around a pitch answer that are no pitch of it, and numbers written in words.
 
 A grader reading "Relative to A4 = 440 Hz, this note is C4." sees one answer, C4: the tuning
-reference is no restatement of it. Likewise "60 (±1)" is 60 with a tolerance, "The octave is 4
+reference is no restatement of it, nor is a pitch named as the reference ("Given the reference
+C4, the target is E4.") or as the point of comparison of a tuning ("880 Hz, one octave above A4
+= 440 Hz."). Likewise "60 (±1)" is 60 with a tolerance, "The octave is 4
 and the MIDI note is 61." is 61, and "four hundred forty hertz" is 440 Hz. These rewrites run
 before :func:`solvers.pitch_reading.pitch_mentions` looks for pitches.
 """
@@ -16,12 +18,18 @@ import re
 _A440 = r"(?:\bA4?\s*(?:=|:|\(|is\s+at\s+|at\s+)?\s*440(?:\.0+)?\s*Hz\)?|\bA440\b)"
 _TUNING_BEFORE = re.compile(
     r"\b(?:relative\s+to|taking|given|with|assuming|using|based\s+on|tuned\s+to|against|"
+    r"above|below|under|over|from|"  # "one octave above A4 = 440 Hz": a point of comparison
     r"(?:the\s+)?reference\s+(?:pitch\s+)?(?:is|of|being))\s+(?:the\s+)?(?:standard\s+|concert\s+)?"
     r"(?:(?:(?:tuning\s+)?reference|tuning)\s+(?:pitch\s+|note\s+)?(?:of\s+)?)?"  # the reference
     + _A440, re.IGNORECASE)
 _TUNING_AFTER = re.compile(
     _A440 + r"\s*(?:as\s+(?:the\s+|a\s+|my\s+)?reference|tuning|reference|standard)\b",
     re.IGNORECASE)
+# A pitch named as the reference ("Given the reference C4, the target is ... E4."): blanked
+# with a restatement after it, so the answer is looked for after it, not cut off there.
+_REFERENCE_PITCH = re.compile(
+    r"\b(?i:reference(?:\s+(?:pitch|tone|note))?\s*(?:is|was|being|of|at|=|:)?\s*(?:the\s+)?"
+    r"(?:note\s+|tone\s+)?)[A-G](?:#|b|\u266f|\u266d)?-?\d\b(?:\s*\([^()]{0,24}\))?")
 # A tolerance after a number: "(±1)", "± 0.5", "+/- 2", "give or take 1".
 _TOLERANCE = re.compile(r"\(?\s*(?:\u00b1|\+/-|\+-|give\s+or\s+take)\s*\d+(?:\.\d+)?\s*"
                         r"(?:semitones?|cents?|hz)?\s*\)?", re.IGNORECASE)
@@ -69,6 +77,6 @@ def spell_numbers(text: str) -> str:
 
 def without_non_answers(text: str) -> str:
     """``text`` with tuning references, tolerances and stated octave numbers blanked out."""
-    for pattern in (_TUNING_BEFORE, _TUNING_AFTER, _TOLERANCE, _OCTAVE):
+    for pattern in (_TUNING_BEFORE, _TUNING_AFTER, _REFERENCE_PITCH, _TOLERANCE, _OCTAVE):
         text = pattern.sub(lambda m: " " * len(m.group()), text)
     return text

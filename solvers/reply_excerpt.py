@@ -93,6 +93,11 @@ _TAIL_LINES = 48
 _OTHER_LINE_BREAKS = ("\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
+# A model's thinking block ("<think>...</think>", or one left open at the end) is reasoning, not
+# the answer: the fallback (a last line or sentence) never reads inside it.
+THINKING = re.compile(r"<think(?:ing)?>.*?(?:</think(?:ing)?>|\Z)", re.IGNORECASE | re.DOTALL)
+
+
 def unify_line_breaks(text: str) -> str:
     if "\r" in text:  # single characters: `in` is a fast memchr
         text = text.replace("\r\n", "\n").replace("\r", "\n")

@@ -38,8 +38,14 @@ from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
 from .reply_excerpt import BOXED as _BOXED
 from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
 from .reply_excerpt import SENTENCE_END as _SENTENCE_END
+from .reply_excerpt import THINKING as _THINKING
 from .reply_excerpt import WORD as _WORD
 from .reply_excerpt import TooManyCues, clean_markup, excerpt, listed_options, unify_line_breaks
+from .retractions import CORRECTION as _CORRECTION
+from .retractions import RETRACTION as _RETRACTION
+from .retractions import REVISION as _REVISION
+from .retractions import SECOND_LOOK as _SECOND_LOOK
+from .retractions import without_courtesy
 
 T = TypeVar("T", bound=Hashable)
 
@@ -52,32 +58,6 @@ HEDGE = "hedge"  # the reason a value reader gives for two or more different ans
 # A last line or sentence longer than this is reasoning, not an answer given alone.
 MAX_FALLBACK_WORDS = 14
 MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
-_RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
-                         r"thought|on reflection|let me (?:re-?check|correct|recount)|re-?count"
-                         r"|re-?listening|(?:listening|looking) again|I was wrong)\b",
-                         re.IGNORECASE)
-# An explicit retraction of an answer already given ("I was wrong"): after one, only the answer
-# lines that follow it count; with none after it, the answer is withdrawn.
-_ADMISSION = re.compile(
-    r"\bI\s+was\s+(?:wrong|mistaken)\b|\bI\s+(?:made|make)\s+an?\s+(?:mistake|error)\b"
-    r"|\b(?:my|that|the)\s+(?:previous\s+|earlier\s+|first\s+|initial\s+)?answer\s+(?:was|is)\s+"
-    r"(?:wrong|incorrect)\b|\bI\s+take\s+(?:that|it)\s+back\b"
-    r"|\blet\s+me\s+(?:correct|reconsider|revise)\b|\bI\s+(?:need|have)\s+to\s+(?:correct|revise)\b"
-    r"|\brevised\s+(?:final\s+)?answer\b|\bcorrecting\s+(?:myself|my\s+answer)\b",
-    re.IGNORECASE)
-# Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise".
-_REVISION = re.compile(
-    _ADMISSION.pattern + r"|\bcorrect(?:ion|ing)\b|\brevis(?:e|ed|ing)\b"
-    r"|\bI\s+(?:missed|misheard|miscounted|overlooked)\b|\bscratch\s+that\b", re.IGNORECASE)
-# The settled retraction rule (issue 30): a correction marker between two final answers, even
-# one that takes nothing back in so many words ("Actually, listening again, the fifth sounds
-# flat."), hands the answer to exactly one final answer after it (two after it stay a hedge);
-# none after it commits to nothing. ("Hmm" or "on reflection" alone is no marker: a hedge.)
-_SECOND_LOOK = re.compile(
-    r"\b(?:wait|actually|on\s+second\s+thought|(?:listening|hearing)\s+(?:to\s+it\s+)?again"
-    r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen))\b",
-    re.IGNORECASE)
-_CORRECTION = re.compile(_REVISION.pattern + "|" + _SECOND_LOOK.pattern, re.IGNORECASE)
 _STEP_LINE = re.compile(r"^\W*step\s*\d+\b", re.IGNORECASE)  # "Step 3: ...": reasoning
 _CONDITIONAL = re.compile(r"\b(?:if|unless|whether|assuming|provided)\b", re.IGNORECASE)
 _CONDITIONAL_OPENING = re.compile(
@@ -90,8 +70,11 @@ _SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting
                       re.IGNORECASE)
 # The conclusion closing a long sentence: "I hear no new accidentals ..., so there is no
 # modulation." (read with the sentence's opening; different answers there are a hedge)
-_CONCLUSION = re.compile(r"[,;]\s*(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)$",
-                         re.IGNORECASE)
+# (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
+# out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
+_CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
+                         r"|(?P<which>which\s+(?:is|gives|makes|means)\b[^,;]+))$", re.IGNORECASE)
+_RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -305,7 +288,9 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
                 sentences.append(AnswerSpan(value.strip(), "answer_sentence"))
     if sentences:
         tiers.append(sentences)
-    wordy = [line.strip() for line in lines if _WORD.search(line)]
+    if _THINKING.search(raw):  # "<think>... so it's diminished.</think>" answers nothing
+        lines = [clean_markup(line) for line in excerpt(_THINKING.sub("\n", raw))[0]]
+    wordy = without_courtesy([line.strip() for line in lines if _WORD.search(line)])
     while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
     if listed := listed_options(wordy):  # the options echoed as a list: read together
@@ -323,13 +308,16 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         # A long last line, or a short one that names nothing as a whole ("The beat is
         # straight. No syncopation."): its closing sentence, and its opening one ("No. The
         # third interval differs ..."), when short; different answers in them are a hedge.
-        sentences = _sentences(last)
-        if len(sentences) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
+        every = _sentences(last)
+        sentences = without_courtesy(every)  # "Thank you for the clip." is read as absent
+        if len(every) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
+            if ends[0] != sentences[0] and _RULING_OUT.match(ends[0]):
+                ends.append(sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013"))
             conclusion = _CONCLUSION.search(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
-                ends.append(conclusion.group("rest"))  # "..., so there is no modulation."
+                ends.append(conclusion.group("rest") or conclusion.group("which"))
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."

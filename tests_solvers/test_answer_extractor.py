@@ -43,7 +43,7 @@ from tests_solvers.fakes.openai_server import FakeOpenAIServer, text
 REPO = Path(__file__).resolve().parent.parent
 SETTINGS = GenerationSettings()
 CHORD = next(i for i in items_for("chord", "test") if i.item_id == "chord17")  # answer D
-UNREADABLE = "A tense, dark sound; it has to be the diminished one, I'd say."
+UNREADABLE = "A tense, dark sound, like a horror film sting, I'd say."  # names no option
 MCQ_ITEM = McqItem("set", "muchomusic", "q1", "Which instrument plays the melody?",
                    ("a violin", "a flute", "a trumpet"), 1, "/x/a.wav")
 
@@ -238,7 +238,7 @@ def _subject_script(request) -> object:
     system = request.body["messages"][0]["content"]
     if "Reason step by step" in system:
         stimulus = re.search(r"Stimulus: (\S+)", json.dumps(request.body)).group(1)
-        return text(f"Working through {stimulus}, this is surely the diminished one.")
+        return text(f"Working through {stimulus}, the sound is tense and dark.")  # no option
     return None  # the fixed "Final Answer: A"
 
 

@@ -181,7 +181,7 @@ def test_bad_sampling_options_are_one_usage_error(given, message):
 def test_with_samples_the_assisted_verdict_is_the_majority_of_assisted_answers():
     """Strict answers none, none, D: the majority sample (the first) is unreadable and its
     extractor reads B; but the assisted answers are B, D, D, so the assisted verdict is D's."""
-    unreadable = "A tense, dark sound; it has to be the diminished one, I'd say."
+    unreadable = "A tense, dark sound, like a horror film sting, I'd say."  # names no option
     backend = ScriptedBackend(replies=[unreadable, unreadable, "Final Answer: D"], name="subject")
     extractor = ScriptedBackend(replies=["Final Answer: B", "Final Answer: D"], name="reader")
     chord17 = next(i for i in items_for("chord", "test") if i.item_id == "chord17")  # answer D

@@ -1,0 +1,64 @@
+"""Negated phrases of the yes/no reader rewritten to the forms its negation-scope rules read
+(docs/reading.md, *Negation scope*, round 6). Pure text rewriting, no I/O.
+
+* "wrong note(s)" is an out-of-key phrase ("Not a single wrong note." = no out-of-key note);
+  "the same key" / "a different key" are one token each, which a key-change question names
+  ("Not the same key at the end" = it modulates) and a question of sameness does not;
+* "did not notice / hear / find any <noun> that was changed" denies any change, as "no <noun>
+  differs" does ("I did not notice any note that was changed" = the same);
+* for a question of sameness, "nothing changes" denies any difference as "nothing differs" does
+  ("Nothing changes functionally." = the same); for any other question "changes" keeps its own
+  meaning (of a key change: "Nothing changes." = no modulation);
+* a denial with an exception ("Nothing changes except the final note.") is no answer.
+"""
+
+from __future__ import annotations
+
+import re
+
+# "did not notice any note that was changed", "no note that was altered": no change at all
+_DENIED_CHANGE = re.compile(
+    r"\b(?:no|(?:(?:did|do|does|could|can)\s*(?:not\b|n['\u2019]t\b)|never)\s*(?:notice|hear"
+    r"|detect|find|spot|perceive|catch)\s+any)((?:\s+[^\W\d_]+){1,2}?)\s+(?:that|which)\s+"
+    r"(?:was|were|is|are|has\s+been|had\s+been|got)\s+(?:changed|altered|modified)\b",
+    re.IGNORECASE)
+_NOTHING_CHANGES = re.compile(r"\bnothing\s+(?:really\s+)?(?:changes|changed|is\s+changed)\b",
+                              re.IGNORECASE)
+# Phrases of several words joined to one token a phrase table can name ("out of key" is
+# "out-of-key"); an in-key phrase negated ("isn't in the key", "not entirely diatonic") is
+# "out-of-key" too, so a further negation turns it back.
+JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-key"),
+          (re.compile(r"\bout\s+of\s+place\b", re.IGNORECASE), "out-of-place"),
+          (re.compile(r"\bwrong\s+(?:notes?|pitch(?:es)?)\b", re.IGNORECASE), "out-of-key"),
+          (re.compile(r"\bsame\s+(?:home\s+)?(?:key|tonality|tonic|tonal\s+cent(?:er|re))\b",
+                      re.IGNORECASE), "same-key"),
+          (re.compile(r"\bdifferent\s+(?:key|tonality|tonic|tonal\s+cent(?:er|re))\b",
+                      re.IGNORECASE), "different-key"),
+          (re.compile(r"\b(stay|stays|stayed|remain|remains|remained)\s+(?:in\s+)?(?:the\s+)?"
+                      r"same-key\b", re.IGNORECASE), r"\1"),  # "doesn't stay in the same key"
+          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:(?:entirely|fully|completely|wholly|purely|"
+                      r"strictly|quite|all|always)\s+)?(?:diatonic|in\s+(?:the\s+)?key)\b"
+                      r"(?!\s+of)", re.IGNORECASE), " out-of-key"))
+
+
+# A denial with an exception ("Nothing changes except the final note.", "No note differs apart
+# from the last one") denies nothing as a whole: no answer.
+_EXCEPTED_DENIAL = re.compile(
+    r"(?:\b(?:no|nothing|none|not|never)\b|n['\u2019]t\b)[^.;!?\n]{0,120}?\b(?:except|apart\s+from"
+    r"|other\s+than|besides|aside\s+from|save\s+for|but\s+for)\b", re.IGNORECASE)
+
+
+def excepted_denial(text: str) -> bool:
+    """Whether ``text`` denies something and then names an exception to the denial."""
+    return bool(_EXCEPTED_DENIAL.search(text))
+
+
+def rewrite_negations(text: str, of_sameness: bool) -> str:
+    """``text`` with joined phrases and denied changes in the forms the reader reads;
+    ``of_sameness`` says the question asks whether two things are the same."""
+    for pattern, token in JOINED:
+        text = pattern.sub(token, text)
+    if of_sameness:
+        text = _DENIED_CHANGE.sub(lambda m: f"no{m.group(1)} differs", text)
+        text = _NOTHING_CHANGES.sub("nothing differs", text)
+    return text

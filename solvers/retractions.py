@@ -1,0 +1,56 @@
+"""Where a reply takes back an answer it gave, and courtesy it opens with: the markers
+:mod:`solvers.reply_spans` reads between and after answer lines (docs/reading.md, *Retractions*).
+
+Pure patterns and one text helper; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
+                         r"thought|on reflection|let me (?:re-?check|correct|recount)|re-?count"
+                         r"|re-?listening|(?:listening|looking) again|I was wrong)\b",
+                         re.IGNORECASE)
+# An explicit retraction of an answer already given ("I was wrong"): after one, only the answer
+# lines that follow it count; with none after it, the answer is withdrawn.
+ADMISSION = re.compile(
+    r"\bI\s+was\s+(?:wrong|mistaken)\b|\bI\s+(?:made|make)\s+an?\s+(?:mistake|error)\b"
+    r"|\b(?:my|that|the)\s+(?:previous\s+|earlier\s+|first\s+|initial\s+)?answer\s+(?:was|is)\s+"
+    r"(?:wrong|incorrect)\b|\bI\s+take\s+(?:that|it)\s+back\b"
+    r"|\blet\s+me\s+(?:correct|reconsider|revise)\b|\bI\s+(?:need|have)\s+to\s+(?:correct|revise)\b"
+    r"|\brevised\s+(?:final\s+)?answer\b|\bcorrecting\s+(?:myself|my\s+answer)\b"
+    # "On reflection, that's incorrect", "I retract my answer": explicit, where "on reflection"
+    # alone is not
+    r"|\bthat\s*(?:'|\u2019)?\s*s\s+(?:incorrect|wrong)\b|\bthat\s+(?:is|was)\s+(?:incorrect|wrong)\b"
+    r"|\bI\s+retract\b|\bretracting\s+(?:my|that|the)\b",
+    re.IGNORECASE)
+# Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise".
+REVISION = re.compile(
+    ADMISSION.pattern + r"|\bcorrect(?:ion|ing)\b|\brevis(?:e|ed|ing)\b"
+    r"|\bI\s+(?:missed|misheard|miscounted|overlooked)\b|\bscratch\s+that\b", re.IGNORECASE)
+# The settled retraction rule (issue 30): a correction marker between two final answers, even
+# one that takes nothing back in so many words ("Actually, listening again, the fifth sounds
+# flat."), hands the answer to exactly one final answer after it (two after it stay a hedge);
+# none after it commits to nothing. ("Hmm" or "on reflection" alone is no marker: a hedge.)
+SECOND_LOOK = re.compile(
+    r"\b(?:wait|actually|on\s+second\s+thought|(?:listening|hearing)\s+(?:to\s+it\s+)?again"
+    r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen))\b",
+    re.IGNORECASE)
+CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNORECASE)
+
+# An answer taken back in the same span with no new one: "It is a violin. Actually no.",
+# "Violin - wait, no.", "scratch that": a changed mind, never the answer.
+TAKEN_BACK = re.compile(r"\b(?:actually|wait|hmm+)\W+(?:no|nope)\b(?!\s+[a-z])|\bno\W+wait\b"
+                        r"|\bscratch\s+that\b|\bI\s+take\s+(?:that|it)\s+back\b", re.IGNORECASE)
+
+# A courtesy sentence ("Thank you for sharing the recording.", "Thanks for the two clips!") says
+# nothing about the answer: the fallback reads a reply as if it were absent.
+_COURTESY = re.compile(r"\W*(?:thank\s+you|thanks|many\s+thanks)\b[^.!?\n]*[.!]?\W*$",
+                       re.IGNORECASE)
+
+
+def without_courtesy(sentences: list[str]) -> list[str]:
+    """``sentences`` with courtesy sentences left out (all of them, if that leaves nothing)."""
+    kept = [sentence for sentence in sentences if not _COURTESY.match(sentence)]
+    return kept or sentences
