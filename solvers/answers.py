@@ -132,6 +132,8 @@ _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|no
 # hear any note that isn't in the key" = no out-of-key note).
 _JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-key"),
            (re.compile(r"\bout\s+of\s+place\b", re.IGNORECASE), "out-of-place"),
+           (re.compile(r"\bwrong\s+(note|notes)\b", re.IGNORECASE), r"wrong-\1"),  # round 7
+           (re.compile(r"\b(sound(?:s|ed|ing)?)\s+wrong\b", re.IGNORECASE), r"\1 out-of-place"),
            (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:(?:entirely|fully|completely|wholly|purely|"
                        r"strictly|quite|all|always)\s+)?(?:diatonic|in\s+(?:the\s+)?key)\b"
                        r"(?!\s+of)", re.IGNORECASE), " out-of-key"))

@@ -1,0 +1,39 @@
+"""What a choice reader falls back on when no answer span names an option: an answer said in
+words of the question's kind (a contour, a meter, which clip has more; :mod:`solvers.described`)
+and an answer given by ruling every other option out (:mod:`solvers.elimination`).
+
+Both only ever turn "no answer" into an answer: a reading already made, or a hedge, stands.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .asking_back import unless_asking_back
+from .choices import ChoiceReader
+from .elimination import option_left
+from .reply_excerpt import clean_markup, unify_line_breaks
+from .reply_spans import EXPLICIT_SOURCES, HEDGE, Reading, ValueReader, read_reply
+
+WHOLE_REPLY = "whole_reply"  # the answer_source of an answer read from the reply as a whole
+
+
+def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None = None
+                ) -> Reading:
+    """``read_reply(reply, reader)``, else the described answer, else the option left."""
+    reading = read_reply(reply, reader)
+    if not isinstance(reply, str):
+        return reading
+    if reading.answer is not None or reading.error == HEDGE:
+        return unless_asking_back(reading, reply)
+    if described is not None:
+        said = read_reply(reply, described)
+        if said.answer is not None:
+            return unless_asking_back(said, reply)
+    if reading.source in EXPLICIT_SOURCES:
+        return reading  # a committed answer line that names nothing stays no answer
+    text = clean_markup(unify_line_breaks(unicodedata.normalize("NFKC", reply)))
+    left = option_left(text, reader)
+    if left is None:
+        return reading
+    return Reading(left, WHOLE_REPLY, None, "ruled_out_others", text)
