@@ -24,12 +24,13 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     reading = read_reply(reply, reader)
     if not isinstance(reply, str):
         return reading
-    if reading.answer is not None or reading.error == HEDGE:
+    if reading.answer is not None:
         return unless_asking_back(reading, reply)
-    if described is not None:
-        said = read_reply(reply, described)
-        if said.answer is not None:
-            return unless_asking_back(said, reply)
+    said = read_reply(reply, described) if described is not None else reading
+    # A comparison names both clips ("Loop 1 is more syncopated than loop 2"), an elimination
+    # every option: the option reader's hedge there is no hedge.
+    if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
+        return unless_asking_back(said, reply)
     if reading.source in EXPLICIT_SOURCES:
         return reading  # a committed answer line that names nothing stays no answer
     text = clean_markup(unify_line_breaks(unicodedata.normalize("NFKC", reply)))

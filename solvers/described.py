@@ -25,7 +25,7 @@ Said = Callable[[str], "tuple[set[str], str | None]"]  # a span -> (answers, why
 _DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure|uncertain|"
                     r"if|unless|whether|not\s+(?:\w+\s+)?(?:sure|certain)|hard\s+to|"
                     r"can['\u2019]?t|or)\b", re.IGNORECASE)
-_NEGATED = re.compile(r"(?:\b(?:not|never|no|without|nor)|n['\u2019]t)\s+(?:\w+\s+){0,2}$",
+_NEGATED = re.compile(r"(?:\b(?:not|never|no|without|neither|nor)|n['\u2019]t)\s+(?:\w+\s+){0,2}$",
                       re.IGNORECASE)
 _SEGMENT = re.compile(r"\s*[,;:.\u2014\u2013]\s*")
 _RULED_OUT = re.compile(r"^(?:and\s+|but\s+)?(?:(?:it|this)(?:\s*['\u2019]\s*s|\s+is)\s+)?"
@@ -53,7 +53,7 @@ _DIRECTION = re.compile(
 _WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|"
                     r"(?:each|every)\s+note)\b", re.IGNORECASE)
 _PART = re.compile(r"\b(?:first|last|opening|final|next|second|third|fourth|fifth|middle|"
-                   r"closing|top|bottom|lowest|highest|later|earlier|one)\s+(?:(?:two|three|four|"
+                   r"closing|later|earlier|one)\s+(?:(?:two|three|four|"
                    r"five|six|few|couple\s+of)\s+)?(?:notes?|half|halves|part|parts|bars?|"
                    r"measures?|phrases?|steps?|intervals?|leaps?|section)\b|\bthen\s+stops\b",
                    re.IGNORECASE)
@@ -165,13 +165,13 @@ class DescribedReader:
             answers |= said(rest)[0]
         if answers and self.reader.named(rest)[0] - answers:
             return None, HEDGE  # "it only rises, unlike the arch": another option named
-        if self.compared is not None:  # the clips are named by their options' own words
-            answers |= self.compared(rest)[0]
+        compared = self.compared(rest)[0] if self.compared is not None else set()
+        answers |= compared  # the clips are named by their options' own words
         if len(answers) > 1:
             return None, HEDGE
         if not answers or answers & ruled_out:
             return None, "no described answer"
-        return answers.pop(), None, "described"
+        return answers.pop(), None, "comparison" if compared else "described"
 
 
 def described_reader(reader: ChoiceReader, more: str | None = None) -> DescribedReader | None:
