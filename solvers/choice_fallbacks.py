@@ -7,7 +7,9 @@ Both only ever turn "no answer" into an answer: a reading already made, or a hed
 
 from __future__ import annotations
 
+import re
 import unicodedata
+from functools import partial
 
 from .asking_back import unless_asking_back
 from .choices import ChoiceReader
@@ -16,6 +18,9 @@ from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import EXPLICIT_SOURCES, HEDGE, Reading, ValueReader, read_reply
 
 WHOLE_REPLY = "whole_reply"  # the answer_source of an answer read from the reply as a whole
+# "… make the answer (b).": a closing that names the answer after its reasons.
+_ANSWER_MADE = re.compile(r"\b(?:make|makes|made|making)\s+(?:the|my)\s+(?:answer|choice)\s+"
+                          r"(?P<value>\(?[A-Za-z]\)?|option\s+\(?[A-Za-z]\)?)\s*[.!]?\s*$")
 
 
 def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None = None
@@ -27,6 +32,8 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     if reading.answer is not None:
         return unless_asking_back(reading, reply)
     said = read_reply(reply, described) if described is not None else reading
+    if said.answer is None and reading.error != HEDGE:
+        said = read_reply(reply, partial(_answer_made, reader=reader))
     # A comparison names both clips ("Loop 1 is more syncopated than loop 2"), an elimination
     # every option: the option reader's hedge there is no hedge.
     if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
@@ -38,3 +45,10 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     if left is None:
         return reading
     return Reading(left, WHOLE_REPLY, None, "ruled_out_others", text)
+
+
+def _answer_made(text: str, source: str, reader: ChoiceReader) -> tuple:
+    made = _ANSWER_MADE.search(text)
+    if made is None:
+        return None, "no answer made"
+    return reader(made.group("value"), source)

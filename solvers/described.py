@@ -138,6 +138,32 @@ def _groups(options: Mapping[str, str]) -> dict[int, str]:
     return found if len(found) == len(options) >= 2 else {}
 
 
+# --- No vocals -------------------------------------------------------------------------------
+
+_NO_VOCALS = r"\b(?:no|without)\s+(?:vocals?|voices?|singing|singers?|lyrics)\b|\binstrumental\b"
+_SAID_NO_VOCALS = re.compile(
+    r"\b(?:(?:purely|entirely|completely|fully|wholly|strictly|all)\s+)?instrumental\b"
+    r"|\bno\s+(?:vocals?|voices?|singing|singers?|lyrics)\b|\b(?:nobody|no\s+one)\s+sings\b",
+    re.IGNORECASE)
+_VOCALS_LATER = re.compile(r"\b(?:but|until|except|apart|besides|only|intro|introduction|later|"
+                           r"then|verse|chorus|bridge|backing|sample[sd]?|hum\w*|choir|not|"
+                           r"n['\u2019]t|isn)\b", re.IGNORECASE)
+
+
+def _no_vocals(letter: str) -> Said:
+    def said(text: str) -> tuple[set[str], str | None]:
+        if _SAID_NO_VOCALS.search(text) and not _VOCALS_LATER.search(text):
+            return {letter}, None  # "The piece is purely instrumental; no voice appears."
+        return set(), "no vocals not said"
+    return said
+
+
+def _no_vocals_letter(options: Mapping[str, str]) -> str | None:
+    found = [letter for letter, text in options.items()
+             if re.search(_NO_VOCALS, str(text), re.IGNORECASE)]
+    return found[0] if len(found) == 1 else None
+
+
 # --- The reader --------------------------------------------------------------------------------
 
 
@@ -182,6 +208,8 @@ def described_reader(reader: ChoiceReader, more: str | None = None) -> Described
         said.append(_contour(shapes))
     if groups := _groups(options):
         said.append(_meter(groups))
+    if (letter := _no_vocals_letter(options)) is not None:
+        said.append(_no_vocals(letter))
     compared = None
     if (letters := clip_letters(options)) and (adjective := compared_property(options, more)):
         compare = ClipComparison(letters, adjective)
