@@ -17,6 +17,7 @@ from solvers.reading import (
     HEDGE,
     choice_reader,
     lettered_yes_no_reader,
+    pitch_answer_reader,
     sameness,
     yes_no_reader,
 )
@@ -226,3 +227,66 @@ def test_a_reply_asking_for_clarification_commits_to_nothing(reply: str) -> None
 def test_an_explicit_answer_stands_beside_a_request() -> None:
     assert CHORD.extract_answer("Final Answer: B\nPlease clarify if you need the inversion.") \
         == "B"
+
+
+# --- 5. Pitch answers in prose -------------------------------------------------------------------
+
+
+def _pitch(reply: str, notation: str) -> int | None:
+    answer = pitch_answer_reader("pitch", notation)(reply).answer
+    return None if answer is None else answer.keys[0]
+
+
+@pytest.mark.parametrize(("reply", "notation", "midi"), [
+    ("The note is G and the octave is 2.", "spn", 43),
+    ("The octave is 5, and the note is F#.", "spn", 78),
+    ("I hear the E-flat in the third octave.", "spn", 51),
+    ("It is the B in octave 4.", "spn", 71),
+    ("The attack is smeared by reverb, so my best estimate is 57 (±1).", "midi", 57),
+    ("The vibrato is wide, but the pitch centre is D5 (587 Hz).", "spn", 74),
+    ("After the fade-in the sustained tone is G3, a fifth below middle D.", "spn", 55),
+])
+def test_a_pitch_stated_in_prose_is_read(reply: str, notation: str, midi: int) -> None:
+    assert _pitch(reply, notation) == midi
+
+
+@pytest.mark.parametrize(("reply", "notation"), [
+    ("The note is C and the octave is hard to tell.", "spn"),      # no octave
+    ("The attack is smeared, so my estimate is 57 or 58.", "midi"),  # two answers
+    ("I heard D5 first, but my estimate is C5.", "spn"),            # another pitch before
+    ("The tone is long, so the note is not G3.", "spn"),           # negated
+    ("The tone is long, so my estimate is maybe 60.", "midi"),     # doubt
+    ("The first note is a bit sharp and the octave is 4.", "spn"),  # "a" is no note
+])
+def test_prose_pitch_near_misses_stay_no_answer(reply: str, notation: str) -> None:
+    assert _pitch(reply, notation) is None
+
+
+# --- 6. Multiple choice ------------------------------------------------------------------------
+
+VOCALS = {"A": "A solo tenor", "B": "A gospel choir", "C": "No vocals (instrumental)",
+          "D": "A rapper"}
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("The swung brushes and the walking bass together make the answer (d).", "D"),
+    ("All of that makes my answer C.", "C"),
+])
+def test_an_answer_made_at_the_end_of_the_reasons_is_read(reply: str, letter: str) -> None:
+    assert match_option(reply, GENRES).letter == letter
+
+
+@pytest.mark.parametrize("reply", ["The track is entirely instrumental.",
+                                   "It is instrumental throughout; nobody sings."])
+def test_an_instrumental_statement_is_the_no_vocals_option(reply: str) -> None:
+    assert match_option(reply, VOCALS).letter == "C"
+
+
+@pytest.mark.parametrize("reply", [
+    "The intro is instrumental, but a tenor comes in later.",   # vocals later
+    "It isn't instrumental.",                                   # negated
+    "There are no vocals until the chorus.",
+    "Maybe it is instrumental.",                                 # doubt
+])
+def test_near_miss_instrumental_statements_stay_no_answer(reply: str) -> None:
+    assert match_option(reply, VOCALS).letter is None
