@@ -17,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from .choice_fallbacks import read_choice
 from .choices import ChoiceReader, options_named
-from .reply_spans import HEDGE, read_reply
+from .described import described_reader
+from .reply_spans import HEDGE
 
 NO_OPTION = "no_option_named"
 HEDGED = "hedged_answer"
@@ -45,7 +47,7 @@ def match_option(reply: str, options: Mapping[str, str]) -> McqMatch:
     if not isinstance(reply, str) or not options:
         return McqMatch(None, (), NO_OPTION)
     reader = ChoiceReader(options)
-    reading = read_reply(reply, reader)
+    reading = read_choice(reply, reader, described_reader(reader))
     if reading.answer is not None:
         return McqMatch(reading.answer, (reading.answer,), None, reading.source, reading.via)
     named = tuple(options_named(reading.span, reader)) if reading.span else ()

@@ -30,6 +30,7 @@ _NOTHING_CHANGES = re.compile(r"\bnothing\s+(?:really\s+)?(?:changes|changed|is\
 JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-key"),
           (re.compile(r"\bout\s+of\s+place\b", re.IGNORECASE), "out-of-place"),
           (re.compile(r"\bwrong\s+(?:notes?|pitch(?:es)?)\b", re.IGNORECASE), "out-of-key"),
+          (re.compile(r"\b(sound(?:s|ed|ing)?)\s+wrong\b", re.IGNORECASE), r"\1 out-of-place"),
           (re.compile(r"\bsame\s+(?:home\s+)?(?:key|tonality|tonic|tonal\s+cent(?:er|re))\b",
                       re.IGNORECASE), "same-key"),
           (re.compile(r"\bdifferent\s+(?:key|tonality|tonic|tonal\s+cent(?:er|re))\b",

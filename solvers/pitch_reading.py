@@ -38,6 +38,7 @@ from .notation import (
     solfege_mentions,
     spn_mentions,
 )
+from .pitch_forms import join_octave, stated_clause
 from .pitch_numbers import (
     find_integers,
     find_numbers,
@@ -46,7 +47,7 @@ from .pitch_numbers import (
 )
 from .pitch_phrases import spell_numbers, without_non_answers
 from .pitch_words import read_choice, read_contour
-from .reply_spans import HEDGE
+from .reply_spans import FALLBACK_SOURCES, HEDGE
 from .span_text import MAX_SPAN_CHARS, Result, read_alternatives
 
 # --- Pitches -----------------------------------------------------------------------------------
@@ -189,9 +190,21 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
         return PitchAnswer(tuple(keys), freqs, cents), None, "+".join(vias)
 
     # the tuning reference is blanked first: an explanation cut after it would drop the answer
-    return lambda text, source: read_alternatives(
-        text if len(text) > MAX_SPAN_CHARS else without_non_answers(spell_numbers(text)),
-        read_one, source=source)
+    def prepared(text: str) -> str:
+        return text if len(text) > MAX_SPAN_CHARS else \
+            without_non_answers(spell_numbers(join_octave(text)))
+
+    def read(text: str, source: str) -> Result:
+        stated = stated_clause(text) if source in FALLBACK_SOURCES else None
+        if stated is None:
+            return read_alternatives(prepared(text), read_one, source=source)
+        before, clause = stated  # "…, so my estimate is 72 (±1).": read from the predicate
+        answer = read_alternatives(prepared(clause), read_one, source="stated")
+        said_before = read_one(prepared(before))[0] if before.strip() else None
+        if answer[0] is not None and said_before not in (None, answer[0]):
+            return None, HEDGE  # "It's C4, but my estimate is 72."
+        return answer
+    return read
 
 
 def _frequency(pitch: ParsedPitch) -> float:

@@ -24,7 +24,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import partial
 
 from .answers import SAMENESS, YesNoPhrases, read_yes_no_span, sameness
+from .asking_back import unless_asking_back
+from .choice_fallbacks import read_choice
 from .choices import ChoiceReader, options_named
+from .described import described_reader
 from .pitch_scoring import span_reader
 from .reply_spans import HEDGE, Reading, read_reply
 
@@ -53,20 +56,25 @@ def letter_aliases(options: Mapping[str, str], aliases: AliasTable | None) -> di
     return table
 
 
-def choice_reader(options: Mapping[str, str], aliases: AliasTable | None = None) -> ReplyReader:
+def choice_reader(options: Mapping[str, str], aliases: AliasTable | None = None,
+                  more: str | None = None) -> ReplyReader:
     """Reads which of ``options`` ({"A": "Major", ...}) a reply commits to; ``aliases``
-    ({"Dominant": ("dom7", "dominant seventh")}) are further names of an option."""
+    ({"Dominant": ("dom7", "dominant seventh")}) are further names of an option; ``more``
+    ("syncopated") the property a question of two clips asks which has more of."""
     if not options:
         raise ValueError("a choice question needs options")
     reader = ChoiceReader(options, letter_aliases(options, aliases))
-    return lambda reply: read_reply(reply, reader) if isinstance(reply, str) else _NONE
+    described = described_reader(reader, more)
+    return lambda reply: read_choice(reply, reader, described) if isinstance(reply, str) \
+        else _NONE
 
 
 def yes_no_reader(phrases: YesNoPhrases = SAMENESS) -> ReplyReader:
     """Reads "yes" or "no": yes/no words, and the question's own ``phrases`` turned by a
     negation in their clause (:func:`sameness` for "are these the same ...?")."""
     read_span = partial(read_yes_no_span, phrases=phrases)
-    return lambda reply: read_reply(reply, read_span) if isinstance(reply, str) else _NONE
+    return lambda reply: unless_asking_back(read_reply(reply, read_span), reply) \
+        if isinstance(reply, str) else _NONE
 
 
 _OPENING_WORD = re.compile(r"\W*([^\W\d_]+)")
@@ -103,7 +111,8 @@ def lettered_yes_no_reader(options: Mapping[str, str], phrases: YesNoPhrases = S
             return letter_of[said], None, "yes_no"
         return None, letter_reason or said_reason
 
-    return lambda reply: read_reply(reply, read_span) if isinstance(reply, str) else _NONE
+    return lambda reply: unless_asking_back(read_reply(reply, read_span), reply) \
+        if isinstance(reply, str) else _NONE
 
 
 def _opening_word(text: str) -> str:

@@ -34,6 +34,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from .answer_lines import closing_answers
 from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
 from .reply_excerpt import BOXED as _BOXED
 from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
@@ -135,8 +136,6 @@ _CUE_SENTENCE = re.compile(
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
-# A sentence ends at . ! ? or ; unless the point is inside a number ("277.18", "00:01.50").
-# (every JSON key holds one of the keywords the excerpt looks for; see _KEYWORDS below)
 
 
 # Words after an answer sentence, on its line, that qualify it: read with it.
@@ -293,7 +292,7 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     wordy = without_courtesy([line.strip() for line in lines if _WORD.search(line)])
     while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
-    if listed := listed_options(wordy):  # the options echoed as a list: read together
+    if listed := listed_options(wordy) or closing_answers(wordy, _CORRECTION):  # read together
         return [*tiers, [AnswerSpan(line, "last_line") for line in listed]]
     if wordy:
         last = wordy[-1]

@@ -1,0 +1,37 @@
+"""Closing lines that are each a whole answer: a reply that ends "Yes, these are the same …" /
+"No, these are not the same …" has given two answers, not the last one (docs/reading.md).
+
+A careful grader reads such a pair, or a longer run of them, as a hedge, however long each line
+is, unless a correction stands between them ("No, wait, …" or "Actually, …" is a changed mind,
+read by the usual rules). A line opens as a whole answer with a yes/no word and a mark after it
+("Yes, …", "No. …", "Nope — …") or with an option label ("B. …", "(A) …").
+"""
+
+from __future__ import annotations
+
+import re
+
+_ANSWER_OPENING = re.compile(
+    r"^\W{0,3}(?:(?:yes|yeah|yep|no|nope)\s*[,.!:;\u2014\u2013]|(?:yes|yeah|yep|no|nope)\s+-\s"
+    r"|[A-H](?:[.):]|\s+[-\u2013\u2014])\s)",
+    re.IGNORECASE)
+_LETTER_OPENING = re.compile(r"^\W{0,3}[a-h](?:[.):]|\s+[-\u2013\u2014])\s")  # "a. ..." is prose
+
+
+def opens_as_answer(line: str) -> bool:
+    """Whether ``line`` opens with a yes/no word or an option label, as a whole answer does."""
+    return bool(_ANSWER_OPENING.match(line)) and not _LETTER_OPENING.match(line)
+
+
+def closing_answers(lines: list[str], correction: re.Pattern[str]) -> list[str]:
+    """The run of two or more last lines that each open as a whole answer, read together so two
+    different answers there are a hedge; none when a line after the first says it corrects
+    (``correction``), since then the last answer is a changed mind."""
+    run: list[str] = []
+    for line in reversed(lines):
+        if not opens_as_answer(line):
+            break
+        run.insert(0, line)
+    if len(run) < 2 or any(correction.search(line) for line in run[1:]):
+        return []
+    return run

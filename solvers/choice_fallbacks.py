@@ -1,0 +1,54 @@
+"""What a choice reader falls back on when no answer span names an option: an answer said in
+words of the question's kind (a contour, a meter, which clip has more; :mod:`solvers.described`)
+and an answer given by ruling every other option out (:mod:`solvers.elimination`).
+
+Both only ever turn "no answer" into an answer: a reading already made, or a hedge, stands.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import partial
+
+from .asking_back import unless_asking_back
+from .choices import ChoiceReader
+from .elimination import option_left
+from .reply_excerpt import clean_markup, unify_line_breaks
+from .reply_spans import EXPLICIT_SOURCES, HEDGE, Reading, ValueReader, read_reply
+
+WHOLE_REPLY = "whole_reply"  # the answer_source of an answer read from the reply as a whole
+# "… make the answer (b).": a closing that names the answer after its reasons.
+_ANSWER_MADE = re.compile(r"\b(?:make|makes|made|making)\s+(?:the|my)\s+(?:answer|choice)\s+"
+                          r"(?P<value>\(?[A-Za-z]\)?|option\s+\(?[A-Za-z]\)?)\s*[.!]?\s*$")
+
+
+def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None = None
+                ) -> Reading:
+    """``read_reply(reply, reader)``, else the described answer, else the option left."""
+    reading = read_reply(reply, reader)
+    if not isinstance(reply, str):
+        return reading
+    if reading.answer is not None:
+        return unless_asking_back(reading, reply)
+    said = read_reply(reply, described) if described is not None else reading
+    if said.answer is None and reading.error != HEDGE:
+        said = read_reply(reply, partial(_answer_made, reader=reader))
+    # A comparison names both clips ("Loop 1 is more syncopated than loop 2"), an elimination
+    # every option: the option reader's hedge there is no hedge.
+    if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
+        return unless_asking_back(said, reply)
+    if reading.source in EXPLICIT_SOURCES:
+        return reading  # a committed answer line that names nothing stays no answer
+    text = clean_markup(unify_line_breaks(unicodedata.normalize("NFKC", reply)))
+    left = option_left(text, reader)
+    if left is None:
+        return reading
+    return Reading(left, WHOLE_REPLY, None, "ruled_out_others", text)
+
+
+def _answer_made(text: str, source: str, reader: ChoiceReader) -> tuple:
+    made = _ANSWER_MADE.search(text)
+    if made is None:
+        return None, "no answer made"
+    return reader(made.group("value"), source)

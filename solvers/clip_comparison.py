@@ -1,0 +1,94 @@
+"""Which of two clips a reply says has more of something, said in words: "Loop 1 is more
+syncopated.", "Excerpt 1 has more accents off the main beats.", "So the more syncopated loop is
+the second one.", "Excerpt 2 isn't syncopated at all." (the other one) — docs/reading.md.
+
+The rule holds only for a question whose two options are the two clips and that asks which
+has *more* of a property: said by the options themselves ("The rhythm in Excerpt 1 is more
+syncopated.") or by the task (``choice_reader(..., more="syncopated")``). Never when a reply
+doubts, asks or supposes, or says one clip and then the other.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from .reply_spans import HEDGE
+
+_ORDINAL = {"first": 1, "1st": 1, "1": 1, "one": 1, "second": 2, "2nd": 2, "2": 2, "two": 2}
+_CLIP_NOUN = r"(?:loop|excerpt|clip|rhythm|pattern|recording|example|track|sample|audio|groove)"
+# "the first loop", "the second one", "Loop 1", "excerpt #2", "the first".
+_CLIP = (rf"(?:(?:the\s+)?(?P<ord>first|second|1st|2nd)(?:\s+(?:one|{_CLIP_NOUN}))?"
+         rf"|{_CLIP_NOUN}\s*(?:#\s*|no\.?\s*)?(?P<num>1|2|one|two)\b)")
+_DEGREE = r"(?:(?:clearly|much|far|a\s+lot|a\s+bit|slightly|noticeably|definitely|way)\s+)?"
+# Words of the asked property besides its adjective, for the properties eartest asks about.
+_MEASURE_WORDS = {
+    "syncopated": r"(?:syncopation|off-?\s?beats?(?:\s+(?:hits|accents|notes|kicks|snares|"
+                  r"strokes))?|(?:accents|hits|notes|kicks|strokes)\s+(?:off|between)\s+the\s+"
+                  r"(?:main\s+)?beats?)",
+}
+_OPTION_CLAIM = re.compile(r"\bis\s+more\s+(?P<adj>[a-z-]+)", re.IGNORECASE)
+_DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure|uncertain|"
+                    r"if|unless|whether|neither|either|both|equally|same|not\s+(?:\w+\s+)?"
+                    r"(?:sure|certain)|hard\s+to|can['\u2019]?t)\b", re.IGNORECASE)
+
+
+def compared_property(options: Mapping[str, str], more: str | None = None) -> str | None:
+    """The property a two-clip question asks which clip has more of: ``more`` if given, else
+    the adjective every option claims ("… is more syncopated."); None if none."""
+    if more:
+        return more.casefold()
+    claims = {m.group("adj").casefold() for text in options.values()
+              if (m := _OPTION_CLAIM.search(str(text)))}
+    return claims.pop() if len(claims) == 1 and len(options) == 2 else None
+
+
+def clip_letters(options: Mapping[str, str]) -> dict[int, str]:
+    """``{1: letter, 2: letter}`` when the two options each name one clip, else ``{}``."""
+    found: dict[int, str] = {}
+    for letter, text in options.items():
+        numbers = {_ORDINAL[word] for word in re.findall(r"[a-z0-9]+", str(text).casefold())
+                   if word in _ORDINAL}
+        if len(numbers) != 1:
+            return {}
+        found[numbers.pop()] = letter
+    return found if len(options) == 2 and set(found) == {1, 2} else {}
+
+
+class ClipComparison:
+    """Reads one span: the option of the clip a reply says has more of ``adjective``."""
+
+    def __init__(self, letters: dict[int, str], adjective: str):
+        self.letters = letters
+        more = rf"more\s+{re.escape(adjective)}"
+        measure = _MEASURE_WORDS.get(adjective)
+        has_more = rf"more\s+{measure}" if measure else None
+        less = rf"less\s+{re.escape(adjective)}"
+        none = rf"(?:{re.escape(adjective)}|{measure})" if measure else re.escape(adjective)
+        self.patterns = [  # (pattern, whether the clip it names is the answer)
+            (rf"{_CLIP}\s+(?:is|sounds|feels|seems)\s+{_DEGREE}(?:the\s+)?{more}", True),
+            (rf"\bthe\s+more\s+{re.escape(adjective)}\s+(?:one|{_CLIP_NOUN}|of\s+the\s+two)?"
+             rf"\s*(?:is|would\s+be)\s+{_CLIP}", True),
+            (rf"{_CLIP}\s+(?:is|sounds|feels|seems)\s+{_DEGREE}{less}", False),
+            (rf"{_CLIP}\s+(?:is\s+not|isn['\u2019]t|is\s+hardly|has\s+no|has\s+hardly\s+any|"
+             rf"has\s+zero)\s+(?:real\s+)?{none}", False),
+        ]
+        if has_more:
+            self.patterns.append((rf"{_CLIP}\s+(?:has|contains|shows|carries)\s+{_DEGREE}"
+                                  rf"(?:many\s+)?{has_more}", True))
+        self.patterns = [(re.compile(p, re.IGNORECASE), answer) for p, answer in self.patterns]
+
+    def __call__(self, text: str, source: str) -> tuple:
+        if _DOUBT.search(text):
+            return None, "doubts or supposes"
+        said: set[int] = set()
+        for pattern, is_answer in self.patterns:
+            for match in pattern.finditer(text):
+                word = (match.group("ord") or match.group("num")).casefold()
+                clip = _ORDINAL[word]
+                if re.search(r"\b(?:not|never|n['\u2019]t)\s+$", text[:match.start()][-12:]):
+                    return None, "negated comparison"
+                said.add(clip if is_answer else 3 - clip)
+        if len(said) != 1:
+            return (None, HEDGE) if said else (None, "no comparison said")
+        return self.letters[said.pop()], None, "comparison"

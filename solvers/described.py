@@ -1,0 +1,221 @@
+"""Answers said in words of the question's kind rather than by an option's name: a contour
+("each note is higher than the one before" is ascending, "climbs to a peak and comes back
+down" the arch), a meter ("the beats group in fives", "plain common time"), which of two clips
+has more (:mod:`solvers.clip_comparison`). docs/reading.md, round 7.
+
+Each rule holds only for a question whose options are of that kind, recognised from the option
+texts (a shape question offers Ascending / Descending / Arch / Inverted arch, in any wording
+that names them; a meter question "Groups of 3/4/5"), and reads one answer span. A span that
+doubts, asks or supposes, negates a direction or a grouping it then names, or says two answers,
+is no answer; an option ruled out there ("Not ascending, not descending; …") may not be the one
+described.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+from .choices import ChoiceReader
+from .clip_comparison import ClipComparison, clip_letters, compared_property
+from .reply_spans import HEDGE
+
+Said = Callable[[str], "tuple[set[str], str | None]"]  # a span -> (answers, why none)
+
+_DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure|uncertain|"
+                    r"if|unless|whether|not\s+(?:\w+\s+)?(?:sure|certain)|hard\s+to|"
+                    r"can['\u2019]?t|or)\b", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\b(?:not|never|no|without|neither|nor)|n['\u2019]t)\s+(?:\w+\s+){0,2}$",
+                      re.IGNORECASE)
+_SEGMENT = re.compile(r"\s*[,;:.\u2014\u2013]\s*")
+_RULED_OUT = re.compile(r"^(?:and\s+|but\s+)?(?:(?:it|this)(?:\s*['\u2019]\s*s|\s+is)\s+)?"
+                        r"(?:(?:definitely|clearly|certainly)\s+)?not\s+(?P<what>.+)$",
+                        re.IGNORECASE)
+
+# --- Contour ---------------------------------------------------------------------------------
+
+_SHAPES = (("down_up", r"\binverted\b.*\barch\b|\bu-shaped\b|\bvalley\b"),
+           ("up_down", r"\barch\b"), ("up", r"\bascending\b|\brising\b"),
+           ("down", r"\bdescending\b|\bfalling\b"))
+_MOTION = (r"(?:go|goes|going|went|come|comes|coming|came|run|runs|running|ran|move|moves|moving"
+           r"|moved|step|steps|stepping|stepped|climb|climbs|climbing|climbed|head|heads|headed"
+           r"|heading|leap|leaps|leaping|leapt|jump|jumps|jumped|back|way|all\s+the\s+way)")
+_DIRECTION = re.compile(
+    r"(?P<up>\b(?:ris(?:e|es|ing)|rose|climb(?:s|ing|ed)?|ascend(?:s|ing|ed)?|upwards?"
+    rf"|{_MOTION}\s+up|higher\s+than\s+the\s+(?:one|note)\s+before))\b"
+    r"|(?P<down>\b(?:fall(?:s|ing)?|fell|drop(?:s|ping|ped)?|descend(?:s|ing|ed)?|sink(?:s|ing)?"
+    rf"|sank|downwards?|{_MOTION}\s+down|lower\s+than\s+the\s+(?:one|note)\s+before))\b"
+    r"|(?P<turn>\b(?:turn(?:s|ed|ing)?|revers(?:e|es|ed|ing)|changes?\s+direction))\b",
+    re.IGNORECASE)
+
+
+# A contour is said of the whole melody ("the melody", "it", "each note"), never of a part.
+_WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|"
+                    r"(?:each|every)\s+note)\b", re.IGNORECASE)
+_PART = re.compile(r"\b(?:first|last|opening|final|next|second|third|fourth|fifth|middle|"
+                   r"closing|later|earlier|one)\s+(?:(?:two|three|four|"
+                   r"five|six|few|couple\s+of)\s+)?(?:notes?|half|halves|part|parts|bars?|"
+                   r"measures?|phrases?|steps?|intervals?|leaps?|section)\b|\bthen\s+stops\b",
+                   re.IGNORECASE)
+
+
+# Words of a contour that is none of the shapes, or of no commitment to one.
+_NO_SHAPE = re.compile(r"\b(?:none|neither|several|many|repeatedly|again\s+and\s+again|"
+                       r"more\s+than\s+once|back\s+and\s+forth|zig-?zag\w*|wav(?:e|es|y)|"
+                       r"up\s+and\s+down|down\s+and\s+up|options?|shapes?|not\s+(?:only|just|"
+                       r"merely|simply))\b", re.IGNORECASE)
+
+
+def _contour(shapes: dict[str, str]) -> Said:
+    def said(text: str) -> tuple[set[str], str | None]:
+        if not _WHOLE.search(text) or _PART.search(text) or _NO_SHAPE.search(text):
+            return set(), "no contour of the whole melody said"
+        moves: list[str] = []
+        denied: set[str] = set()
+        turned = False
+        for match in _DIRECTION.finditer(text):
+            kind = match.lastgroup or ""
+            negated = bool(_NEGATED.search(text[:match.start()][-40:]))
+            if kind == "turn":
+                turned = turned or not negated  # "never turns back" keeps one direction
+            elif negated:
+                denied.add(kind)  # "doesn't rise at all; every step goes down"
+            elif not moves or moves[-1] != kind:
+                moves.append(kind)
+        shape = "_".join(moves)
+        if not moves or (turned and len(moves) == 1) or shape not in shapes or denied & set(moves):
+            return set(), "no contour said"
+        return {shapes[shape]}, None
+    return said
+
+
+def _shapes(options: Mapping[str, str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for letter, text in options.items():
+        head = str(text).split("(")[0].casefold()
+        shape = next((name for name, pattern in _SHAPES if re.search(pattern, head)), None)
+        if shape is None or shape in found:
+            return {}
+        found[shape] = letter
+    return found if len(found) >= 3 else {}
+
+
+# --- Meter -----------------------------------------------------------------------------------
+
+_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
+_PLURALS = {"twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6, "sevens": 7}
+_GROUPING = re.compile(
+    r"\bgroup(?:s|ed|ing)?\s+(?:in|into|of)\s+(?P<plural>twos|threes|fours|fives|sixes|sevens"
+    r"|[2-7]s?)\b|\bin\s+(?P<in>two|three|four|five|six|seven|[2-7])\b(?![-\u2013/])"
+    r"|\b(?P<beats>two|three|four|five|six|seven|[2-7])\s+beats?\s+(?:to|per|in)\s+(?:a|the|"
+    r"each)\s+(?:bar|measure|group|cycle)\b|\b(?P<common>common\s+time)\b|\b(?P<waltz>waltz)\b",
+    re.IGNORECASE)
+
+
+def _count(word: str) -> int:
+    word = word.casefold()
+    return int(word.rstrip("s")) if word[0].isdigit() else _PLURALS.get(word, _NUMBERS.get(word, 0))
+
+
+def _meter(groups: dict[int, str]) -> Said:
+    def said(text: str) -> tuple[set[str], str | None]:
+        named: set[int] = set()
+        ruled_out: set[int] = set()
+        for match in _GROUPING.finditer(text):
+            kind = match.lastgroup or ""
+            count = {"common": 4, "waltz": 3}.get(kind) or _count(match.group(kind))
+            negated = bool(_NEGATED.search(text[:match.start()][-30:]))
+            (ruled_out if negated else named).add(count)
+        if len(named) != 1 or named & ruled_out or not named <= set(groups):
+            return set(), "no grouping said"
+        return {groups[named.pop()]}, None
+    return said
+
+
+def _groups(options: Mapping[str, str]) -> dict[int, str]:
+    found = {int(m.group(1)): letter for letter, text in options.items()
+             if (m := re.fullmatch(r"\s*groups?\s+of\s+([2-7])\s*", str(text), re.IGNORECASE))}
+    return found if len(found) == len(options) >= 2 else {}
+
+
+# --- No vocals -------------------------------------------------------------------------------
+
+_NO_VOCALS = r"\b(?:no|without)\s+(?:vocals?|voices?|singing|singers?|lyrics)\b|\binstrumental\b"
+_SAID_NO_VOCALS = re.compile(
+    r"\b(?:(?:purely|entirely|completely|fully|wholly|strictly|all)\s+)?instrumental\b"
+    r"|\bno\s+(?:vocals?|voices?|singing|singers?|lyrics)\b|\b(?:nobody|no\s+one)\s+sings\b",
+    re.IGNORECASE)
+_VOCALS_LATER = re.compile(r"\b(?:but|until|except|apart|besides|only|intro|introduction|later|"
+                           r"then|verse|chorus|bridge|backing|sample[sd]?|hum\w*|choir|not|"
+                           r"n['\u2019]t|isn)\b", re.IGNORECASE)
+
+
+def _no_vocals(letter: str) -> Said:
+    def said(text: str) -> tuple[set[str], str | None]:
+        if _SAID_NO_VOCALS.search(text) and not _VOCALS_LATER.search(text):
+            return {letter}, None  # "The piece is purely instrumental; no voice appears."
+        return set(), "no vocals not said"
+    return said
+
+
+def _no_vocals_letter(options: Mapping[str, str]) -> str | None:
+    found = [letter for letter, text in options.items()
+             if re.search(_NO_VOCALS, str(text), re.IGNORECASE)]
+    return found[0] if len(found) == 1 else None
+
+
+# --- The reader --------------------------------------------------------------------------------
+
+
+class DescribedReader:
+    """Reads one span for the described answers its options allow (see the module doc)."""
+
+    def __init__(self, reader: ChoiceReader, said: list[Said], compared: Said | None = None):
+        self.reader, self.said, self.compared = reader, said, compared
+
+    def __call__(self, text: str, source: str) -> tuple:
+        if _DOUBT.search(text):
+            return None, "doubts or supposes"
+        ruled_out: set[str] = set()
+        kept = []
+        for segment in _SEGMENT.split(text):
+            match = _RULED_OUT.match(segment)
+            named, _via, pure = self.reader.named(match.group("what")) if match else (set(), 0, 0)
+            if named and pure:
+                ruled_out |= named  # "Not ascending, not descending; ..."
+            else:
+                kept.append(segment)
+        rest = " ; ".join(kept)
+        answers: set[str] = set()
+        for said in self.said:
+            answers |= said(rest)[0]
+        if answers and self.reader.named(rest)[0] - answers:
+            return None, HEDGE  # "it only rises, unlike the arch": another option named
+        compared = self.compared(rest)[0] if self.compared is not None else set()
+        answers |= compared  # the clips are named by their options' own words
+        if len(answers) > 1:
+            return None, HEDGE
+        if not answers or answers & ruled_out:
+            return None, "no described answer"
+        return answers.pop(), None, "comparison" if compared else "described"
+
+
+def described_reader(reader: ChoiceReader, more: str | None = None) -> DescribedReader | None:
+    """The described-answer reader of ``reader``'s options, or None if none applies."""
+    options = reader.options
+    said: list[Said] = []
+    if shapes := _shapes(options):
+        said.append(_contour(shapes))
+    if groups := _groups(options):
+        said.append(_meter(groups))
+    if (letter := _no_vocals_letter(options)) is not None:
+        said.append(_no_vocals(letter))
+    compared = None
+    if (letters := clip_letters(options)) and (adjective := compared_property(options, more)):
+        compare = ClipComparison(letters, adjective)
+        compared = lambda text: _as_said(compare(text, ""))  # noqa: E731
+    return DescribedReader(reader, said, compared) if said or compared else None
+
+
+def _as_said(reading: tuple) -> tuple[set[str], str | None]:
+    return ({reading[0]}, None) if reading[0] is not None else (set(), reading[1])
