@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.backends import UnknownModelError, resolve_model
-from reports.exit_status import FINISHED_BROKEN
+from reports.gate.exit_status import FINISHED_BROKEN
 from tests_solvers import CORE_BENCH, FULL_E2E, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
@@ -197,7 +197,7 @@ def test_gemini_pro_runs_every_core_trial_against_a_fake_and_reruns_for_free(tmp
 
 
 @pytest.mark.xfail(strict=True, reason=(
-    "known bug, found at the end of the round: fixtures.cached_backend now marks an answer "
+    "known bug, found at the end of the round: fixtures.sending.cached_backend now marks an answer "
     "this process already read as cached (so a repeated LogicLM repair counts once), and "
     "under xdist a trial whose prefetched answer is read again by its test body is then "
     "recorded as cached, so the run can count fewer new requests than it sent; strict, so "

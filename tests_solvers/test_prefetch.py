@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from fixtures.backends.base import GenerationSettings, Request, Response
 from fixtures.backends.retry import RetryCounter
-from fixtures.prefetch import (
+from fixtures.running.runner import Trial
+from fixtures.sending.prefetch import (
     Progress,
     ProgressBoard,
     Tally,
@@ -23,7 +24,6 @@ from fixtures.prefetch import (
     prefetching_workers,
     worker_share,
 )
-from fixtures.runner import Trial
 from fixtures.tasks.catalog import items_for
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from . import tables
-from .cells import percent_text
+from reports.tables import accuracy as tables
+from reports.tables.cells import percent_text
 
 SUMMARY_VERSION = 1
 
@@ -154,15 +154,30 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
 
 def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
-    from . import assisted, controls, figures, html, mcq_tables, musepub_tables, pitch_tables, stats
-    from .factor_section import factor_section
-    from .html_grid import LINK_AXES
-    from .html_views import report_views
-    from .humans import human_report_tables
-    from .pitch_confusion_section import pitch_confusion_section
-    from .published import published_report_tables
-    from .sections import records_for, sections_by_family, unbuilt_sections
-    from .threshold_section import threshold_section
+    from reports.builders.factor_section import factor_section
+    from reports.builders.pitch_confusion_section import pitch_confusion_section
+    from reports.builders.sections import records_for, sections_by_family, unbuilt_sections
+    from reports.builders.threshold_section import threshold_section
+    from reports.figures import paper as figures
+    from reports.html import page as html
+    from reports.html.grid import LINK_AXES
+    from reports.html.views import report_views
+    from reports.stats import inference as stats
+    from reports.tables import (
+        assisted,
+        controls,
+    )
+    from reports.tables import (
+        mcq as mcq_tables,
+    )
+    from reports.tables import (
+        musepub as musepub_tables,
+    )
+    from reports.tables import (
+        pitch as pitch_tables,
+    )
+    from reports.tables.humans import human_report_tables
+    from reports.tables.published import published_report_tables
 
     out_dir.mkdir(parents=True, exist_ok=True)
     every_record = df  # the trials viewer shows them all, control trials too

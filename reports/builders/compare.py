@@ -2,8 +2,8 @@
 
 Typical uses: the same model before and after a prompt change, two samples of a
 nondeterministic model, or two models on one trial set. The numbers come from
-:func:`reports.stats.paired_comparison` (of ``--samples`` runs: by majority answer, then
-mean accuracy over samples paired by item, :func:`reports.sampled_gate.sampled_comparison`);
+:func:`reports.stats.inference.paired_comparison` (of ``--samples`` runs: by majority answer, then
+mean accuracy over samples paired by item, :func:`reports.gate.sampled.sampled_comparison`);
 this module only loads the runs and frames the text.
 """
 
@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from .cells import excluded
-from .controls import real_records
-from .sampled import has_samples
-from .sampled_gate import format_sampled_comparison, sampled_comparison
-from .stats import ALL, format_comparison, paired_comparison
-from .tables import load_records
+from reports.gate.sampled import format_sampled_comparison, sampled_comparison
+from reports.stats.inference import ALL, format_comparison, paired_comparison
+from reports.stats.sampled import has_samples
+from reports.tables.accuracy import load_records
+from reports.tables.cells import excluded
+from reports.tables.controls import real_records
 
 
 def compare_runs(run_a: Path, run_b: Path) -> str:
@@ -26,7 +26,7 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
 
     ``run_a`` and ``run_b`` are run directories (or their ``trials.jsonl`` files). Trials pair
     by ``trial_id`` (and model, when both runs hold the same models); see
-    :func:`reports.stats.paired_comparison` for what is counted where.
+    :func:`reports.stats.inference.paired_comparison` for what is counted where.
 
     Raises
     ------
@@ -37,7 +37,7 @@ def compare_runs(run_a: Path, run_b: Path) -> str:
         trial, or runs whose shared trials are all excluded from accuracy (every row would
         read n = 0; the message tells the two apart).
     """
-    # control trials (reports.controls) would share their real trials' cells: left out
+    # control trials (reports.tables.controls) would share their real trials' cells: left out
     df_a, df_b = real_records(load_records(run_a)), real_records(load_records(run_b))
     header = [
         f"A: {run_a}  ({len(df_a)} trials; {_models(df_a)})",

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .factors import factor_marginals
+from reports.tables.factors import factor_marginals
 
 FILE_NAME = "factors.csv"
 ANCHOR = "factors"
@@ -30,8 +30,8 @@ def factor_section(real: pd.DataFrame, out_dir: Path
                    ) -> tuple[dict[str, Path], tuple[str, str, str] | None]:
     """(files written, the report section as anchor, title, HTML); no section when no
     experiment in ``real`` varies a factor (``factors.csv`` is written with its header)."""
-    from .factor_figures import write_factor_figures
-    from .html import _figure_block
+    from reports.figures.factors import write_factor_figures
+    from reports.html.page import _figure_block
 
     marginals = factor_marginals(real)
     path = out_dir / FILE_NAME

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .cells import percent_text
-from .pitch_confusion import confusion_counts, error_shares, naming_answers
+from reports.tables.cells import percent_text
+from reports.tables.pitch_confusion import confusion_counts, error_shares, naming_answers
 
 ANCHOR = "pitch-confusion"
 TITLE = "Pitch confusion"
@@ -32,7 +32,7 @@ OCTAVE_LINES = (-24, -12, 12, 24)
 
 
 def _heatmaps(answers: pd.DataFrame, path: Path) -> Path:
-    from .figures import _new_figure, save_png
+    from reports.figures.paper import _new_figure, save_png
 
     models = sorted(answers["model"].unique())
     low = int(min(answers["true_midi"].min(), answers["answered_midi"].min())) - 1
@@ -62,7 +62,7 @@ def _heatmaps(answers: pd.DataFrame, path: Path) -> Path:
 
 
 def _cents_figure(answers: pd.DataFrame, path: Path) -> Path | None:
-    from .figures import _new_figure, save_png
+    from reports.figures.paper import _new_figure, save_png
 
     hz = answers[answers["cents_vs_truth"].notna()]
     if hz.empty:
@@ -102,7 +102,7 @@ def pitch_confusion_section(pitch: pd.DataFrame, out_dir: Path
                             ) -> tuple[dict[str, Path], tuple[str, str, str] | None]:
     """(files written, the report section as anchor, title, HTML); nothing without
     pitch-naming answers."""
-    from .html import _figure_block, _table_block
+    from reports.html.page import _figure_block, _table_block
 
     answers = naming_answers(pitch)
     if answers.empty:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .thresholds import CAPTION, profile_table, threshold_summary, thresholds_markdown
+from reports.stats.thresholds import CAPTION, profile_table, threshold_summary, thresholds_markdown
 
 TITLE = "Hearing profile: psychometric thresholds"
 FIGURE_NAME = "hearing_profile"
@@ -29,7 +29,9 @@ def threshold_section(pitch: pd.DataFrame, out_dir: Path, n_boot: int = 200
                                  list[dict]]:
     """(files written, report tables, report figures, summary rows) for the graded experiments
     in the pitch records ``pitch``; all empty when there are none."""
-    from .threshold_figure import write_hearing_profile  # matplotlib only when there is one
+    from reports.figures.thresholds import (
+        write_hearing_profile,  # matplotlib only when there is one
+    )
 
     summary = threshold_summary(pitch, n_boot) if not pitch.empty else pd.DataFrame()
     if summary.empty:

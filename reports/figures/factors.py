@@ -3,7 +3,7 @@
 A graded factor (SNR, effect amount, duration, cents, register...) is drawn as a curve over
 its values with the Wilson 95 % interval as a band; a categorical one (source, background,
 effect, voicing...) as points with interval bars. One colour per model, shared by the panels.
-Built like :mod:`reports.figures`: an explicit Agg canvas, PNGs without a "Software" chunk.
+Built like :mod:`reports.figures.paper`: an explicit Agg canvas, PNGs without a "Software" chunk.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .factors import MISSING
-from .figures import EXTRA_TASK_COLORS, _new_figure, save_png
+from reports.figures.paper import EXTRA_TASK_COLORS, _new_figure, save_png
+from reports.tables.factors import MISSING
 
 PANEL_WIDTH_IN = 3.2
 PANEL_HEIGHT_IN = 2.5

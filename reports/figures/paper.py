@@ -26,9 +26,9 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import Patch
 from matplotlib.transforms import Bbox
 
-from .cells import cell_numbers
-from .sampled import has_samples
-from .tables import CHANCE, MODALITY_ORDER, TASK_ORDER, transcription_f1
+from reports.stats.sampled import has_samples
+from reports.tables.accuracy import CHANCE, MODALITY_ORDER, TASK_ORDER, transcription_f1
+from reports.tables.cells import cell_numbers
 
 DPI = 110
 FIGURE_FILES = {
@@ -85,7 +85,7 @@ def modality_accuracy(df: pd.DataFrame) -> pd.DataFrame:
     denominator. Columns: ``n``, ``correct``, ``accuracy``, ``ci_low``, ``ci_high`` (Wilson
     95 %); accuracy and bounds are NaN for a group whose every trial was excluded. With
     ``--samples`` the accuracy is the mean over samples and its interval a bootstrap over items
-    (:mod:`reports.sampled`).
+    (:mod:`reports.stats.sampled`).
     """
     keys = ["task", "model", "modality"]
     columns = ["n", "correct", "accuracy", "ci_low", "ci_high"]
@@ -190,7 +190,7 @@ def _modality_style(modality: str, slot: int) -> dict:
 def f1_vs_accuracy(f1_table: pd.DataFrame) -> Figure:
     """LogicLM transcription F1 (x) against decision accuracy (y), one point per group.
 
-    ``f1_table`` is :func:`reports.tables.transcription_f1` output: one row per (task, label,
+    ``f1_table`` is :func:`reports.tables.accuracy.transcription_f1` output: one row per (task, label,
     modality). Colour is the task, the marker the modality (audio filled, MIDI hollow), and
     each point is labelled with its label; points that coincide (commonly at (1, 1)) share one
     label so the text stays legible. The diagonal marks "accuracy as good as the transcription":

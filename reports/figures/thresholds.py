@@ -17,10 +17,9 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.ticker import FuncFormatter, NullFormatter
 
+from reports.figures.paper import EXTRA_MODALITY_COLORS, _new_figure, save_png
+from reports.stats.thresholds import GRADED, MEASURE, labelled
 from solvers.psychometric import ABOVE_RANGE, BELOW_RANGE, FITTED, NO_THRESHOLD
-
-from .figures import EXTRA_MODALITY_COLORS, _new_figure, save_png
-from .thresholds import GRADED, MEASURE, labelled
 
 FILE_NAME = "hearing_profile.png"
 MODEL_COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", *EXTRA_MODALITY_COLORS, "#000000")

@@ -20,7 +20,7 @@ A baseline file holds, per model, every trial's outcome and every cell's accurac
 
 With ``--samples K`` a trial passes (and is an expected failure) by its majority answer, the
 baseline also stores every trial's sample outcomes, and the gate compares mean accuracy
-paired by item, Holm-adjusted across cells (:mod:`reports.sampled_gate`); a sampled run is
+paired by item, Holm-adjusted across cells (:mod:`reports.gate.sampled`); a sampled run is
 gated only against a sampled baseline.
 """
 
@@ -35,12 +35,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from reports.gate.run_health import DEFAULT_MAX_ERROR_RATE
+from reports.gate.sampled import baseline_samples, sampled_gate_failures
+from reports.stats.sampled import has_samples
+from reports.tables import accuracy as tables
 from solvers.metrics import DENOMINATOR_EXCLUDED, one_sided_drop_test
-
-from . import tables
-from .run_health import DEFAULT_MAX_ERROR_RATE
-from .sampled import has_samples
-from .sampled_gate import baseline_samples, sampled_gate_failures
 
 BASELINE_VERSION = 1
 CELL_KEYS = ("task", "modality", "shot", "strategy")  # a baseline cell, within a model
@@ -187,7 +186,7 @@ def pytest_configure(config: pytest.Config) -> None:
         config.stash[BASELINE_KEY] = Baseline.load(Path(path))
     save_to = config.getoption("baseline_save")
     if save_to and not hasattr(config, "workerinput"):  # the controller writes it, at the end
-        from .paths import file_problem
+        from reports.run.paths import file_problem
 
         if problem := file_problem(Path(save_to)):
             raise pytest.UsageError(f"--baseline-save: {problem}")
@@ -291,7 +290,7 @@ def held_cells(baseline: Baseline, model: str) -> dict[tuple, dict]:
 
 
 def cell_gaps(baseline: Baseline, summary: pd.DataFrame, partial: bool) -> list[str]:
-    """The cells a gate on the run's ``summary`` (:func:`reports.tables.cell_summary`) cannot
+    """The cells a gate on the run's ``summary`` (:func:`reports.tables.accuracy.cell_summary`) cannot
     compare, each named: a measured cell with n = 0 or whose baseline cell has n = 0, always;
     a measured cell the baseline lacks and a baseline cell of a measured model the run did not
     measure, unless ``partial``; and, when no cell at all is compared, that."""

@@ -32,7 +32,7 @@ def broken_counts(df: pd.DataFrame, unrecorded: int = 0) -> dict[str, int]:
 def health_problem(df: pd.DataFrame, max_error_rate: float, unrecorded: int = 0) -> str | None:
     """Why the records ``df`` (plus ``unrecorded`` trials that left none) do not measure the
     model, or None: nothing counted towards accuracy, or broken trials above the threshold."""
-    from .cells import counted
+    from reports.tables.cells import counted
 
     total = len(df) + unrecorded
     broken = broken_counts(df, unrecorded)

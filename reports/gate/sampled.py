@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reports.stats.sampled import has_samples
 from solvers.cluster_stats import holm, paired_drop_p
 from solvers.metrics import DENOMINATOR_EXCLUDED
-
-from .sampled import has_samples
 
 GATE_KEYS = ("task", "modality", "shot", "strategy")
 
@@ -79,7 +78,7 @@ def sampled_gate_failures(stored: dict[str, dict[str, list[int]]], df: pd.DataFr
         now, was, counts = paired_items(group, stored[str(model)])
         if now:
             tested.append((model, cell, now, was, paired_drop_p(now, was, denominators=counts)))
-        elif counted_samples(group):  # n = 0 cells are named by reports.baseline.cell_gaps
+        elif counted_samples(group):  # n = 0 cells are named by reports.gate.baseline.cell_gaps
             failures.append(f"{model} {'/'.join(cell)}: no item answered now was answered in "
                             "the baseline: nothing compared")
     adjusted = holm([p for *_, p in tested])
@@ -100,7 +99,7 @@ SAMPLED_COMPARISON_COLUMNS = ("model_a", "model_b", *GATE_KEYS, "n_items", "mean
 def sampled_comparison(df_a: pd.DataFrame, df_b: pd.DataFrame) -> pd.DataFrame:
     """Per cell, run B's mean accuracy over samples against run A's on the items both asked:
     two-sided paired sign-flip p-values by item, Holm-adjusted across the cells. Models pair
-    as in :func:`reports.stats.paired_comparison` (by name when both runs hold the same)."""
+    as in :func:`reports.stats.inference.paired_comparison` (by name when both runs hold the same)."""
     models_a = list(dict.fromkeys(df_a["model"]))
     models_b = list(dict.fromkeys(df_b["model"]))
     pairs = ([(m, m) for m in models_a] if set(models_a) == set(models_b)

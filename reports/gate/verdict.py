@@ -2,7 +2,7 @@
 may become a baseline itself (the controller's ``pytest_sessionfinish`` calls these).
 
 Every verdict here refuses to pass on nothing: a run that measured nothing, or whose broken
-trials exceed ``--max-error-rate`` (:mod:`reports.run_health`), fails the gate and is not
+trials exceed ``--max-error-rate`` (:mod:`reports.gate.run_health`), fails the gate and is not
 saved as a baseline, and each failure is one message naming what was not measured. A failed
 gate or a refused save ends the session with pytest's ``TESTS_FAILED`` (exit 1) unless it
 already ends with a worse status.
@@ -15,8 +15,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from . import baseline as baseline_plugin
-from .exit_status import FINISHED_BROKEN
+from reports.gate import baseline as baseline_plugin
+from reports.gate.exit_status import FINISHED_BROKEN
 
 MAX_LISTED = 25  # regressions and gate cells printed in the terminal
 
@@ -28,7 +28,7 @@ def fail(session: pytest.Session) -> None:
 
 
 def broken(session: pytest.Session) -> None:
-    """End the session as broken (``reports.exit_status``): it measured nothing, or mostly
+    """End the session as broken (``reports.gate.exit_status``): it measured nothing, or mostly
     failures of the run, so its numbers are not a result (keeping a worse status)."""
     if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         session.exitstatus = FINISHED_BROKEN

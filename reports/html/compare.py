@@ -1,6 +1,6 @@
 """Models side by side: paired per-cell deltas, and the items every model fails.
 
-The deltas and exact McNemar p-values are :func:`reports.stats.paired_comparison`'s, the very
+The deltas and exact McNemar p-values are :func:`reports.stats.inference.paired_comparison`'s, the very
 function ``python -m reports compare A B`` prints, called on the same records (one model's real
 trials as run A, another's as run B), so the page and the terminal cannot disagree. The first
 model is the reference; each other model is compared with it. The items every model got wrong
@@ -13,10 +13,10 @@ import html
 
 import pandas as pd
 
-from .cells import counted, percent_text
-from .html_trials import trials_link
-from .stats import ALL, p_text, paired_comparison, significance_mark
-from .tables import order_rank
+from reports.html.trials import trials_link
+from reports.stats.inference import ALL, p_text, paired_comparison, significance_mark
+from reports.tables.accuracy import order_rank
+from reports.tables.cells import counted, percent_text
 
 
 def comparison_tables(real: pd.DataFrame) -> dict[str, pd.DataFrame]:

@@ -6,7 +6,7 @@ model and task of the families that ask for the ``confusion`` report section, wh
 are a few options (chord quality, syncopation level, transposition yes/no...): rows are the
 true answers, columns the answers read, with "no answer" for a reply read as none; each count
 links to its trials. For the multiple-choice datasets the options are shuffled per question,
-so the matrix is by what the chosen option was (:func:`reports.mcq_analyses.chosen_kind`): the
+so the matrix is by what the chosen option was (:func:`reports.tables.mcq_analyses.chosen_kind`): the
 correct answer or a distractor of a given kind.
 """
 
@@ -16,10 +16,10 @@ import html
 
 import pandas as pd
 
-from .cells import counted
-from .html_trials import trials_link
-from .mcq_analyses import chosen_kind
-from .tables import CHORD_QUALITY_BY_LETTER, base_task, order_rank
+from reports.html.trials import trials_link
+from reports.tables.accuracy import CHORD_QUALITY_BY_LETTER, base_task, order_rank
+from reports.tables.cells import counted
+from reports.tables.mcq_analyses import chosen_kind
 
 MAX_OPTIONS = 12  # more distinct answers than this is not a choice task (pitch, free text)
 NO_ANSWER = "no answer"

@@ -2,7 +2,7 @@
 
 A table opts in by naming, in ``attrs["link_axes"]``, which trial field each level of its row
 and column index is (Table 1: rows modality × shot × strategy, columns task × model); a cell's
-link then filters the trials list (:func:`reports.html_trials.trials_link`) to those values.
+link then filters the trials list (:func:`reports.html.trials.trials_link`) to those values.
 A row or column of no trials (Table 1's chance row) gets no links; a pooled one ("any", "all",
 or a value listed in ``link_axes["pooled"]``) links without filtering on that level.
 """
@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .html_trials import trials_link
+from reports.html.trials import trials_link
 
 LINK_AXES = "link_axes"
 NOT_A_VALUE = {"", "chance"}  # a row or column of no trials (chance levels): no links

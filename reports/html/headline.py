@@ -4,7 +4,7 @@ One block per model: accuracy per task against chance with its Wilson interval, 
 gap (the paper's central finding: models read a MIDI listing far better than they hear the
 same notes), the audio-attention control verdicts, and the psychometric thresholds when the run
 has graded pitch experiments. Every number links to the trials behind it (``#trials?...``,
-read by the page's script). The numbers come from :func:`reports.cells.cell_numbers`, as in
+read by the page's script). The numbers come from :func:`reports.tables.cells.cell_numbers`, as in
 every table.
 """
 
@@ -16,11 +16,11 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from .cells import cell_numbers, percent_text
-from .controls import LISTENS, PRIORS
-from .html_trials import trials_link
-from .tables import CHANCE, base_task, order_rank, with_rendition_in_task
-from .thresholds import ALL_CONDITIONS, threshold_cell
+from reports.html.trials import trials_link
+from reports.stats.thresholds import ALL_CONDITIONS, threshold_cell
+from reports.tables.accuracy import CHANCE, base_task, order_rank, with_rendition_in_task
+from reports.tables.cells import cell_numbers, percent_text
+from reports.tables.controls import LISTENS, PRIORS
 
 
 def headline_html(real: pd.DataFrame, control_summary: pd.DataFrame,
@@ -54,7 +54,7 @@ def _scored(group: pd.DataFrame) -> tuple[dict, float]:
     one accuracy and one chance per experiment, not a per-trial pair beside the table's."""
     family = str(group["family"].iloc[0]) if "family" in group.columns else ""
     if family == "pitch" and "notation" in group.columns:
-        from .pitch_tables import any_notation_items
+        from reports.tables.pitch import any_notation_items
 
         numbers = cell_numbers(any_notation_items(group), chance=True)
         return numbers, numbers["chance"]

@@ -4,7 +4,7 @@ The page has to survive being mailed, attached to a CI job or opened years later
 archive, so it depends on nothing outside the run directory: CSS is inline and figures are
 embedded as base64 ``data:`` URIs. The headline (one summary block per model) comes first, the
 run's metadata last and collapsed. A run's report also carries the trials viewer
-(:mod:`reports.html_trials`): its data, script and media sit in ``report_files/`` beside the
+(:mod:`reports.html.trials`): its data, script and media sit in ``report_files/`` beside the
 page, loaded with ``<script src>`` (``fetch`` is refused on ``file://``). A
 Content-Security-Policy meta tag makes the browser refuse any load from elsewhere (and any
 script at all in a page without the viewer), so a stray reference shows up as a console error
@@ -26,11 +26,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from reports.builders import threshold_section
+from reports.html.grid import LINK_AXES, linked_table_html
+from reports.stats import sampled
+from reports.tables import assisted
+from reports.tables.accuracy import CHANCE, SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
 from solvers.metrics import DENOMINATOR_EXCLUDED
-
-from . import assisted, sampled, threshold_section
-from .html_grid import LINK_AXES, linked_table_html
-from .tables import CHANCE, SUMMARY_COLUMNS, cell_summary, table1, transcription_f1
 
 PathLike = str | os.PathLike[str]
 
@@ -209,7 +210,7 @@ def render_report(
     ``header`` is shown as a definition list in its own order, collapsed at the end of the
     page; ``run_id`` and ``models`` (when present) also make up the title; ``models`` may be a
     list of aliases or a mapping of alias to provider model id. ``headline`` is trusted HTML
-    shown first (:mod:`reports.html_headline`). ``tables`` maps a section title to a DataFrame
+    shown first (:mod:`reports.html.headline`). ``tables`` maps a section title to a DataFrame
     (rendered as an HTML table, with its ``attrs["caption"]`` above it if set, and per-cell
     trial links when it has ``attrs["link_axes"]``) or to pre-formatted text such as Markdown
     or a statistics summary (rendered verbatim in ``<pre>``). ``figures`` maps a figure name to

@@ -8,7 +8,7 @@ The media a trial was played (WAV, score PNG) are linked into ``report_files/med
 content hash, so ``report.html`` plus that folder is the whole report, offline.
 
 Rows are arrays in the order of :data:`TRIAL_FIELDS` (names once, not per trial); a trial's
-prompt is a reference into ``prompts`` and ``texts`` (:mod:`reports.prompt_store`), shared by
+prompt is a reference into ``prompts`` and ``texts`` (:mod:`reports.run.prompt_store`), shared by
 every trial shown the same text.
 """
 
@@ -23,7 +23,7 @@ from urllib.parse import urlencode
 
 import pandas as pd
 
-from .prompt_store import load_prompts
+from reports.run.prompt_store import load_prompts
 
 FILES_DIR = "report_files"
 DATA_FILE = "trials.js"
@@ -46,7 +46,7 @@ MEDIA_SUFFIX = {"audio/wav": ".wav", "audio/x-wav": ".wav", "image/png": ".png",
 def trials_link(filters: dict[str, object]) -> str:
     """The in-page link to the trials list filtered to ``filters`` (read by report.js).
 
-    A table's task ``chord@live`` (:func:`reports.tables.with_rendition_in_task`) is the
+    A table's task ``chord@live`` (:func:`reports.tables.accuracy.with_rendition_in_task`) is the
     records' task ``chord`` with rendition ``live``."""
     plain = {k: str(v) for k, v in filters.items()}
     if "@" in plain.get("task", ""):

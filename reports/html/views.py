@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from .html_compare import comparison_html
-from .html_confusion import confusion_html
-from .html_headline import headline_html
-from .html_trials import DATA_FILE, FILES_DIR, SCRIPT_FILE, trials_section, write_trial_files
+from reports.html.compare import comparison_html
+from reports.html.confusion import confusion_html
+from reports.html.headline import headline_html
+from reports.html.trials import DATA_FILE, FILES_DIR, SCRIPT_FILE, trials_section, write_trial_files
 
 
 @dataclass

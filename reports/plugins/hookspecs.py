@@ -10,7 +10,7 @@ def pytest_eartest_run_header(config: pytest.Config) -> dict:
 
 @pytest.hookspec
 def pytest_eartest_run_identity(config: pytest.Config) -> dict:
-    """Return parts of the run's identity (``reports.identity``) only a plugin knows, such as
+    """Return parts of the run's identity (``reports.run.identity``) only a plugin knows, such as
     ``{"models": {name: {...endpoint...}}}``; results are merged in order."""
 
 

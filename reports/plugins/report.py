@@ -16,12 +16,13 @@ from pathlib import Path
 
 import pytest
 
-from . import hookspecs, record_file, resume
-from .exit_status import FINISHED_BROKEN
-from .prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
-from .record_file import RecordWriter, broken_message
-from .run_header import bench_test_id, run_header
-from .session_usage import session_usage_lines
+from reports.gate.exit_status import FINISHED_BROKEN
+from reports.plugins import hookspecs
+from reports.run import record_file, resume
+from reports.run.header import bench_test_id, run_header
+from reports.run.prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
+from reports.run.record_file import RecordWriter, broken_message
+from reports.run.session_usage import session_usage_lines
 
 RECORD_PROPERTY = "eartest_record"
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -68,7 +69,7 @@ def _run_dir(config: pytest.Config) -> Path:
             "(one run per directory keeps every record counted once), or complete an "
             f"interrupted run with --resume {run_dir}"
         )
-    from .paths import directory_problem
+    from reports.run.paths import directory_problem
 
     if problem := directory_problem(run_dir):  # before any request, not after the spending
         raise pytest.UsageError(f"--run-dir: {problem}")
@@ -149,7 +150,7 @@ class RecordPlugin:
             for value in records:
                 self.writer.write(value)
                 self.accounted.add(value.get("test_id"))
-            if records:  # what the model was shown, beside the records (reports.prompt_store)
+            if records:  # what the model was shown, beside the records (reports.run.prompt_store)
                 for key, views in report.user_properties:
                     if key == PROMPTS_PROPERTY and views:
                         self.prompts.write(views)
@@ -171,7 +172,7 @@ class RecordPlugin:
     def pytest_sessionfinish(self, session: pytest.Session):  # xdist's worker teardown
         """Records, report and verdict, even when a plugin failed before (Ctrl-C during the
         workers' teardown); a failure here is one message and the broken status, never a
-        traceback (``reports.exit_status``)."""
+        traceback (``reports.gate.exit_status``)."""
         failed: BaseException | None = None
         try:
             yield
@@ -205,13 +206,16 @@ class RecordPlugin:
         if not self.writer.count and not self.earlier:
             if not state["complete"] and self.collected:
                 self._mark_unstarted(state)
-            from .gate_verdict import nothing_recorded
+            from reports.gate.verdict import nothing_recorded
 
             self.lines += nothing_recorded(session)  # a gate never passes on nothing
             return
-        from . import artifacts, assisted, controls, gate_verdict, tables
-        from . import baseline as baseline_plugin
-        from .run_health import DEFAULT_MAX_ERROR_RATE, health_problem
+        from reports.builders import artifacts
+        from reports.gate import baseline as baseline_plugin
+        from reports.gate import verdict as gate_verdict
+        from reports.gate.run_health import DEFAULT_MAX_ERROR_RATE, health_problem
+        from reports.tables import accuracy as tables
+        from reports.tables import assisted, controls
 
         df = tables.load_records(self.writer.path)
         config = self.config
@@ -259,7 +263,7 @@ class RecordPlugin:
         """A resumed run's verdict covers the trials recorded before it, too."""
         if not self.earlier or session.exitstatus != pytest.ExitCode.OK:
             return
-        from .baseline import BASELINE_KEY
+        from reports.gate.baseline import BASELINE_KEY
 
         if self.config.stash.get(BASELINE_KEY, None) is not None:
             return  # the baseline and the gate judge every record below

@@ -1,6 +1,6 @@
 """The run header (``summary.json``'s ``header``): where, when and with what code a run was
 made, each plugin's part (``pytest_eartest_run_header``), and the run's identity
-(``reports.identity``)."""
+(``reports.run.identity``)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from . import resume
+from reports.run import resume
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REPORTED_PACKAGES = (

@@ -4,7 +4,7 @@ The identity is saved with the run (``run_options.json``) when its first record 
 shown in ``summary.json``'s header. It holds:
 
 * ``options``: the options that choose the trials or change what they ask
-  (``reports.resume.RESULT_OPTIONS``: models, axes, generation and thinking settings, seeds,
+  (``reports.run.resume.RESULT_OPTIONS``: models, axes, generation and thinking settings, seeds,
   ``--base-url``, stimuli manifest, rendition, datasets...);
 * ``selection``: the test paths, ``--deselect``, ``--ignore`` and ``--ignore-glob`` as given,
   and once collected, the number of selected trials and a fingerprint of their test ids;
@@ -14,9 +14,9 @@ shown in ``summary.json``'s header. It holds:
 * ``inputs``: a content hash of every file or folder an option names (an edited manifest or
   dataset is another input, whatever its name).
 
-``--resume`` refuses a run whose identity differs (``reports.resume``) with one message naming
+``--resume`` refuses a run whose identity differs (``reports.run.resume``) with one message naming
 each difference; ``python -m reports build`` refuses to pool one model's trials across runs
-whose settings differ (``reports.settings_check``).
+whose settings differ (``reports.run.settings_check``).
 """
 
 from __future__ import annotations
@@ -89,7 +89,7 @@ def input_hashes(options: dict) -> dict[str, str]:
 def config_identity(config: pytest.Config) -> dict:
     """The identity as far as the command line, environment and input files tell it (the
     collected selection is added by :func:`with_selection`)."""
-    from .resume import run_options
+    from reports.run.resume import run_options
 
     given = run_options(config)
     parts: dict = {"models": {}, "prompts": {}}

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from .exit_status import FINISHED_BROKEN
+from reports.gate.exit_status import FINISHED_BROKEN
 
 RECORDS_FILE = "trials.jsonl"
 TORN_FILE = "trials.torn.txt"  # fragments set aside by resumes, appended, never overwritten

@@ -6,7 +6,7 @@ selection into the same directory: trials already recorded there are deselected 
 records stay as they are), the others run, their answers coming from the response cache when
 they were answered before the interruption, and the report is rebuilt from every record.
 
-The run's identity (``reports.identity``: the options that decide which trials run and what
+The run's identity (``reports.run.identity``: the options that decide which trials run and what
 they ask, the test paths and pytest's selection options, each model's endpoint, the content of
 the input files, and the selected trials' count and fingerprint) is saved with the run
 (``run_options.json``). A resume whose identity differs is refused with one message naming
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from . import identity
-from .baseline import trial_of
+from reports.gate.baseline import trial_of
+from reports.run import identity
 
 OPTIONS_FILE = "run_options.json"
 RECORDS_FILE = "trials.jsonl"
@@ -48,7 +48,7 @@ def run_options(config: pytest.Config) -> dict:
 
 
 def run_identity(config: pytest.Config) -> dict:
-    """This run's identity (``reports.identity``), worked out once; the selected trials are
+    """This run's identity (``reports.run.identity``), worked out once; the selected trials are
     added when they are collected."""
     if identity.IDENTITY_KEY not in config.stash:
         config.stash[identity.IDENTITY_KEY] = identity.config_identity(config)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from .artifacts import usage_by_model, usage_lines
+from reports.builders.artifacts import usage_by_model, usage_lines
 
 
 def session_usage_lines(config: pytest.Config, df: pd.DataFrame, earlier: list[str]) -> list[str]:

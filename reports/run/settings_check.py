@@ -7,7 +7,7 @@ pooling them would make a number neither run measured, the way a prompt edit wou
 ``task_version`` guards). Such a set is refused, naming the model, each setting, its values and
 the runs; ``python -m reports compare`` is the tool for setting against setting. The settings
 come from each run's header: its ``options``, what each model resolved to (``models``) and its
-identity (``reports.identity``); a run recorded before a setting was saved is not compared on it.
+identity (``reports.run.identity``); a run recorded before a setting was saved is not compared on it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .resume import ADDED_DEFAULTS
+from reports.run.resume import ADDED_DEFAULTS
 
 # the run options that change what a model is asked to generate (seeds differ by design)
 GENERATION_SETTINGS = ("temperature", "top_p", "max_output_tokens", "samples")

@@ -8,7 +8,7 @@ with the INCOMPLETE banner). A run with neither (records alone) cannot tell; the
 carries no ``complete`` flag.
 
 Each run made with ``--shard K/N`` records K, N and a fingerprint of the selection the split
-was made over (``fixtures.shard``). Runs that share a fingerprint and N are one split; a split
+was made over (``fixtures.plugins.shard``). Runs that share a fingerprint and N are one split; a split
 is whole when K = 1..N each occur once. A missing shard would leave its trials out of every
 table and a doubled one would be refused later as duplicate trials; both are named here, with
 the directories, before any work.
@@ -20,7 +20,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-from .resume import OPTIONS_FILE, RECORDS_FILE, recorded_test_ids
+from reports.run.resume import OPTIONS_FILE, RECORDS_FILE, recorded_test_ids
 
 
 def shard_set_problem(headers: list[dict], run_dirs: list[Path]) -> str | None:

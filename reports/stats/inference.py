@@ -22,11 +22,10 @@ from itertools import product
 import numpy as np
 import pandas as pd
 
+from reports.stats.sampled import every_sample
+from reports.tables.accuracy import CANONICAL_ORDER, TASK_ORDER
+from reports.tables.cells import counted, percent_text
 from solvers.metrics import DENOMINATOR_EXCLUDED, mcnemar_exact
-
-from .cells import counted, percent_text
-from .sampled import every_sample
-from .tables import CANONICAL_ORDER, TASK_ORDER
 
 GLMM_TERMS = ("model", "modality", "model:modality")
 GLMM_COLUMNS = (

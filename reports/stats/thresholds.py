@@ -22,12 +22,11 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
+from reports.tables.accuracy import markdown_table
+from reports.tables.cells import counted
+from reports.tables.pitch import any_notation_items
 from solvers.psychometric import FITTED, fit_psychometric
 from solvers.staircase import geometric_mean, recorded_reversals
-
-from .cells import counted
-from .pitch_tables import any_notation_items
-from .tables import markdown_table
 
 ALL_CONDITIONS = "all"
 FIXED, ADAPTIVE = "fixed", "adaptive"  # how a fit's trials were chosen (the ``method`` column)

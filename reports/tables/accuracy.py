@@ -17,6 +17,10 @@ from pathlib import Path
 
 import pandas as pd
 
+from reports.run.record_file import TornRecordWarning, is_torn
+from reports.stats.sampled import SAMPLED_COLUMNS, has_samples, sample_suffix
+from reports.tables.assisted import ASSISTED_COLUMNS, assisted_suffix, has_extractor
+from reports.tables.cells import cell_numbers, counted
 from solvers.logic import CHORD_LETTER_BY_QUALITY
 from solvers.metrics import (
     TRANSCRIPTION_KEYS,
@@ -26,11 +30,6 @@ from solvers.metrics import (
     transcription_counts,
 )
 from solvers.trial_record import RecordError, row_from_json
-
-from .assisted import ASSISTED_COLUMNS, assisted_suffix, has_extractor
-from .cells import cell_numbers, counted
-from .record_file import TornRecordWarning, is_torn
-from .sampled import SAMPLED_COLUMNS, has_samples, sample_suffix
 
 CELL_KEYS = ("model", "task", "modality", "shot", "strategy")
 TASK_ORDER = ("syncopation", "transposition", "chord")
@@ -143,7 +142,7 @@ def cell_summary(df: pd.DataFrame, samples: bool = True) -> pd.DataFrame:
     following rate) is the share of those ``n`` outputs that yielded a valid answer at all, so
     a low accuracy can be told apart from a formatting failure. One count column per error
     class follows, so nothing excluded or failed is hidden. A run with ``--samples`` adds
-    :data:`reports.sampled.SAMPLED_COLUMNS` (``samples=False`` leaves them out: their
+    :data:`reports.stats.sampled.SAMPLED_COLUMNS` (``samples=False`` leaves them out: their
     bootstrap is the slow part, and the baseline's cells only need the counts).
     """
     extra = sorted({c for c in df["error_class"].dropna().unique() if c not in ERROR_CLASSES})

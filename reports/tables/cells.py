@@ -13,11 +13,10 @@ import math
 
 import pandas as pd
 
+from reports.stats.sampled import sample_fields
+from reports.tables.assisted import assisted_fields
 from solvers.metrics import DENOMINATOR_EXCLUDED
 from solvers.metrics import cell_numbers as numbers_from_counts
-
-from .assisted import assisted_fields
-from .sampled import sample_fields
 
 # Where an answer read from a Final Answer line was found (solvers.reply_spans sources).
 FINAL_LINE_SOURCES = ("final_line", "final_block")
@@ -37,8 +36,8 @@ def cell_numbers(frame: pd.DataFrame, extractor: bool = False, chance: bool = Fa
                  sampled: bool = False) -> dict:
     """n_trials, n_excluded, n, correct, accuracy, ci_low, ci_high, ifr and off_final of the
     records ``frame``; with ``chance`` the mean ``chance_probability`` of the counted ones, with
-    ``extractor`` the assisted score (:mod:`reports.assisted`), with ``sampled`` the mean
-    accuracy over samples and agreement (:mod:`reports.sampled`)."""
+    ``extractor`` the assisted score (:mod:`reports.tables.assisted`), with ``sampled`` the mean
+    accuracy over samples and agreement (:mod:`reports.stats.sampled`)."""
     kept = counted(frame)
     numbers = numbers_from_counts(
         n_trials=len(frame),

@@ -1,7 +1,7 @@
 """Audio-attention controls: does accuracy drop when the audio cannot hold the answer?
 
 A run with ``--control`` holds, next to each real audio trial, control trials on the same item
-whose audio was replaced by noise, another item's audio or silence (``fixtures.controls``).
+whose audio was replaced by noise, another item's audio or silence (``fixtures.running.controls``).
 Each control trial pairs with its real trial (same model, same item, same prompt text), so the
 comparison is paired: per cell, ``b`` counts items right with the real audio and wrong under
 the control, ``c`` the reverse, and under "the audio does not matter" each discordant pair goes
@@ -23,10 +23,9 @@ import math
 
 import pandas as pd
 
+from reports.tables.accuracy import CELL_KEYS, CHANCE, markdown_table, order_rank
+from reports.tables.cells import excluded, percent_text
 from solvers.metrics import exact_binomial_sf
-
-from .cells import excluded, percent_text
-from .tables import CELL_KEYS, CHANCE, markdown_table, order_rank
 
 ALPHA = 0.05
 REAL = "real"

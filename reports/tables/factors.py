@@ -1,7 +1,7 @@
 """Results by condition: accuracy per value of every factor an experiment's items vary.
 
 A factor is one of an item's scalar generation parameters (recorded as ``factors`` by
-``fixtures.record_fields.item_factor_field``; pitch records older than that field carry them
+``fixtures.running.record_fields.item_factor_field``; pitch records older than that field carry them
 in ``params``) or one of the record's own condition columns (:data:`RECORD_FACTORS`). Only
 factors that take at least two values within an experiment are broken out. A MIDI-valued
 parameter (``midi``, ``root_midi``...) is shown as its register, the octave of scientific
@@ -16,7 +16,7 @@ import math
 
 import pandas as pd
 
-from .cells import cell_numbers
+from reports.tables.cells import cell_numbers
 
 CELL = ["model", "family", "experiment"]
 COLUMNS = [*CELL, "factor", "value", "graded", "n_trials", "n_excluded", "n", "correct",

@@ -7,7 +7,7 @@ the pooled ``human`` row counts every listener's trials, and its interval resamp
 listeners (``solvers.cluster_stats.cluster_bootstrap_interval``), because one listener's
 answers are not independent of each other. Each model is then compared with the pool on the
 trials both answered, by the exact McNemar test of ``python -m reports compare``
-(``reports.stats.paired_comparison``); the pool's verdict on a trial is its listeners'
+(``reports.stats.inference.paired_comparison``); the pool's verdict on a trial is its listeners'
 majority (a tie counts as wrong).
 """
 
@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import pandas as pd
 
+from reports.stats.inference import p_text, paired_comparison
+from reports.tables.cells import counted, excluded
 from solvers.cluster_stats import cluster_bootstrap_interval
-
-from .cells import counted, excluded
-from .stats import p_text, paired_comparison
 
 HUMAN = "human"
 HUMAN_PREFIX = "human:"

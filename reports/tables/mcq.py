@@ -24,13 +24,12 @@ from collections.abc import Callable
 
 import pandas as pd
 
+from reports.stats.sampled import SAMPLED_COLUMNS, has_samples, items_of, sample_fields
+from reports.tables.accuracy import markdown_table
+from reports.tables.assisted import ASSISTED_COLUMNS, has_extractor
+from reports.tables.cells import cell_numbers, percent_text
+from reports.tables.mcq_analyses import CAPTION, distractor_summary, distractor_table
 from solvers.metrics import DENOMINATOR_EXCLUDED
-
-from .assisted import ASSISTED_COLUMNS, has_extractor
-from .cells import cell_numbers, percent_text
-from .mcq_analyses import CAPTION, distractor_summary, distractor_table
-from .sampled import SAMPLED_COLUMNS, has_samples, items_of, sample_fields
-from .tables import markdown_table
 
 GROUP_KINDS = ("all", "category", "subcategory", "genre", "annotators", "odd question")
 KEYS = ("model", "dataset", "condition", "shot")
@@ -102,7 +101,7 @@ def _coverage(group: pd.DataFrame) -> dict:
 
 def order_consistency(group: pd.DataFrame) -> dict:
     """Per question over its repeats (option orders): right in all of them, right in more
-    than half; and the pooled accuracy's interval over questions (``reports.sampled``)."""
+    than half; and the pooled accuracy's interval over questions (``reports.stats.sampled``)."""
     counted = group[~group["error_class"].isin(DENOMINATOR_EXCLUDED)]
     rights = counted["correct"].groupby(items_of(counted), sort=False).agg(
         lambda c: list(map(bool, c)))

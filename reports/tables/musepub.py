@@ -3,7 +3,7 @@
 One row per model and task (the paper's task names), one column per prompting variant
 (SYSINST: plain system instructions; CoT) and shot setting (0-shot, or the paper's own solved
 examples), so a row can be put beside the paper's. Each cell gives the accuracy with its
-Wilson 95 % interval (``reports.cells``, the one denominator policy of every table), the
+Wilson 95 % interval (``reports.tables.cells``, the one denominator policy of every table), the
 trials it counts, and how many of the task's questions ran: a question whose recordings are
 missing from the user's MUSE folder is left out, and the cell says so ("18 of 20").
 """
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-from .cells import cell_numbers, percent_text
-from .tables import markdown_table
+from reports.tables.accuracy import markdown_table
+from reports.tables.cells import cell_numbers, percent_text
 
 KEYS = ("model", "task", "prompting", "shot")
 SHOT_NAMES = {"zero": "0-shot", "few": "paper's shots"}

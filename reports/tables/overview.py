@@ -4,7 +4,7 @@
 beside the merged report: each model's accuracy per family (all its counted trials of that
 family pooled, with the Wilson 95 % interval), then a pooled ``human`` row when listeners'
 runs are among them (their own table, with intervals over listeners, is in the report), then
-the seed papers' published results (``reports.published``): per model and family the mean of
+the seed papers' published results (``reports.tables.published``): per model and family the mean of
 its published accuracies for the conditions of that family the runs hold, labelled as
 published and with how many published numbers it averages. Published numbers are quoted,
 never pooled with measured ones.
@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from .cells import cell_numbers, percent_text
-from .humans import HUMAN, human_records, is_human
+from reports.tables.cells import cell_numbers, percent_text
+from reports.tables.humans import HUMAN, human_records, is_human
 
 OVERVIEW_HTML = "overview.html"
 OVERVIEW_CSV = "overview.csv"
@@ -43,8 +43,8 @@ def _measured(records: pd.DataFrame, label: str, kind: str) -> list[dict]:
 
 def _published(records: pd.DataFrame) -> list[dict]:
     """Per published model and family: the mean of its accuracies for the conditions
-    (task, modality, shot, strategy) the runs hold, as ``reports.published`` matches them."""
-    from .published import _matches, published_rows
+    (task, modality, shot, strategy) the runs hold, as ``reports.tables.published`` matches them."""
+    from reports.tables.published import _matches, published_rows
 
     keys = ["task", "modality", "shot", "strategy"]
     rows = []
@@ -66,7 +66,7 @@ def overview_rows(records: pd.DataFrame) -> pd.DataFrame:
     """Long form (``overview.csv``), of the real trials among ``records`` (control trials are
     not the model's accuracy): row, kind (model, human, published), family, accuracy,
     ci_low, ci_high, n, tasks (published rows: how many published accuracies the mean is of)."""
-    from .controls import real_records
+    from reports.tables.controls import real_records
 
     real = real_records(records) if len(records) else records
     if real.empty:
@@ -103,7 +103,7 @@ def overview_table(rows: pd.DataFrame) -> pd.DataFrame:
 def write_overview(records: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
     """``overview.csv`` and ``overview.html`` in ``out_dir`` from the merged runs' records;
     nothing when no real trial is among them."""
-    from .html import render_report
+    from reports.html.page import render_report
 
     rows = overview_rows(records)
     if rows.empty:

@@ -14,11 +14,10 @@ import re
 
 import pandas as pd
 
+from reports.tables.accuracy import markdown_table
+from reports.tables.assisted import assisted_flags, assisted_suffix, has_extractor
+from reports.tables.cells import cell_numbers, counted
 from solvers.pitch_credit import CREDIT_FIELDS
-
-from .assisted import assisted_flags, assisted_suffix, has_extractor
-from .cells import cell_numbers, counted
-from .tables import markdown_table
 
 ANY_NOTATIONS = ("midi", "spn", "hz")  # octave-bearing notations pooled into "any"
 NOTATION_COLUMNS = ("midi", "spn", "hz", "solfege", "plain")

@@ -16,7 +16,7 @@ import math
 
 import pandas as pd
 
-from .cells import counted
+from reports.tables.cells import counted
 
 NAMING_NOTATIONS = ("midi", "spn", "hz")
 KINDS = ("exact", "octave", "semitone", "other")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from .cells import counted
+from reports.tables.cells import counted
 
 PUBLISHED_DIR = Path(__file__).with_name("published")
 CITATIONS = {
