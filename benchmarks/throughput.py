@@ -6,7 +6,8 @@
 Runs the real prefetch engine, trial runner and google-genai SDK (no response cache) against
 ``tests_solvers.fakes.gemini_server`` on 127.0.0.1, served from a separate process. The client
 side is ``--workers`` processes that split the trials and the concurrency between them exactly
-as ``pytest -n <workers>`` workers split a run's prefetch (``fixtures.sending.prefetch.worker_share``);
+as ``pytest -n <workers>`` workers split a run's prefetch
+(``fixtures.sending.prefetch.worker_share``);
 ``--workers 1`` is a single-process run. Each concurrency level runs ``--rounds`` latency
 rounds' worth (default 30: at concurrency 32, about the 1,008 trials of a core run; the first
 round, when every slot's request is built at once, weighs more in a shorter run) of distinct

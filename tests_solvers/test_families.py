@@ -22,8 +22,8 @@ from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
 pytest_plugins = ["pytester"]
-PLUGINS = ('pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", "fixtures.plugins.trials", '
-           '"fixtures.plugins.models"]\n')
+PLUGINS = ('pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", '
+           '"fixtures.plugins.trials", "fixtures.plugins.models"]\n')
 
 TOY_FAMILY = '''
 from dataclasses import dataclass

@@ -18,7 +18,7 @@ CHECKED_ROOMS = ("fixtures", "reports")
 
 
 def module_name(path: Path, root: Path) -> str:
-    """``fixtures/tasks/catalog.py`` → ``fixtures.tasks.catalog``; a package's ``__init__`` is the package."""
+    """``fixtures/tasks/catalog.py`` → ``fixtures.tasks.catalog``; ``__init__`` is its package."""
     parts = list(path.relative_to(root).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()

@@ -127,7 +127,8 @@ def test_empty_f1_table_gives_a_figure_that_says_so(run, tmp_path):
 
 
 def test_figures_module_stays_off_pyplot_and_the_global_backend():
-    probe = ("import sys, matplotlib; before = matplotlib.get_backend(); import reports.figures.paper; "
+    probe = ("import sys, matplotlib; before = matplotlib.get_backend(); "
+             "import reports.figures.paper; "
              "assert 'matplotlib.pyplot' not in sys.modules; "
              "assert matplotlib.get_backend() == before")
     result = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,

@@ -1,4 +1,5 @@
-"""The hearing profile in a report (reports/stats/thresholds.py and friends), from synthetic records.
+"""The hearing profile in a report (reports/stats/thresholds.py and friends), from synthetic
+records.
 
 Records carry the real catalog items' parameters (the graded level is read from ``params``, as
 in a run); the outcomes come from scripted observers: an oracle, a guesser and an observer with

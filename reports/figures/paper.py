@@ -190,11 +190,11 @@ def _modality_style(modality: str, slot: int) -> dict:
 def f1_vs_accuracy(f1_table: pd.DataFrame) -> Figure:
     """LogicLM transcription F1 (x) against decision accuracy (y), one point per group.
 
-    ``f1_table`` is :func:`reports.tables.accuracy.transcription_f1` output: one row per (task, label,
-    modality). Colour is the task, the marker the modality (audio filled, MIDI hollow), and
-    each point is labelled with its label; points that coincide (commonly at (1, 1)) share one
-    label so the text stays legible. The diagonal marks "accuracy as good as the transcription":
-    points well below it lost accuracy in reasoning, not in hearing.
+    ``f1_table`` is :func:`reports.tables.accuracy.transcription_f1` output: one row per
+    (task, label, modality). Colour is the task, the marker the modality (audio filled, MIDI
+    hollow), and each point is labelled with its label; points that coincide (commonly at (1, 1))
+    share one label so the text stays legible. The diagonal marks "accuracy as good as the
+    transcription": points well below it lost accuracy in reasoning, not in hearing.
     """
     table = f1_table.reset_index() if f1_table.index.names != [None] else f1_table
     needed = {"task", "label", "modality", "f1", "accuracy"}

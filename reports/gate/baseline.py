@@ -290,8 +290,8 @@ def held_cells(baseline: Baseline, model: str) -> dict[tuple, dict]:
 
 
 def cell_gaps(baseline: Baseline, summary: pd.DataFrame, partial: bool) -> list[str]:
-    """The cells a gate on the run's ``summary`` (:func:`reports.tables.accuracy.cell_summary`) cannot
-    compare, each named: a measured cell with n = 0 or whose baseline cell has n = 0, always;
+    """The cells a gate on the run's ``summary`` (:func:`reports.tables.accuracy.cell_summary`)
+    cannot compare, each named: a measured cell with n = 0 or whose baseline cell has n = 0, always;
     a measured cell the baseline lacks and a baseline cell of a measured model the run did not
     measure, unless ``partial``; and, when no cell at all is compared, that."""
     gaps, measured, compared = [], set(), 0

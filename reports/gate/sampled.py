@@ -99,7 +99,8 @@ SAMPLED_COMPARISON_COLUMNS = ("model_a", "model_b", *GATE_KEYS, "n_items", "mean
 def sampled_comparison(df_a: pd.DataFrame, df_b: pd.DataFrame) -> pd.DataFrame:
     """Per cell, run B's mean accuracy over samples against run A's on the items both asked:
     two-sided paired sign-flip p-values by item, Holm-adjusted across the cells. Models pair
-    as in :func:`reports.stats.inference.paired_comparison` (by name when both runs hold the same)."""
+    as in :func:`reports.stats.inference.paired_comparison` (by name when both runs hold the
+    same)."""
     models_a = list(dict.fromkeys(df_a["model"]))
     models_b = list(dict.fromkeys(df_b["model"]))
     pairs = ([(m, m) for m in models_a] if set(models_a) == set(models_b)

@@ -1,6 +1,7 @@
 """Models side by side: paired per-cell deltas, and the items every model fails.
 
-The deltas and exact McNemar p-values are :func:`reports.stats.inference.paired_comparison`'s, the very
+The deltas and exact McNemar p-values are
+:func:`reports.stats.inference.paired_comparison`'s, the very
 function ``python -m reports compare A B`` prints, called on the same records (one model's real
 trials as run A, another's as run B), so the page and the terminal cannot disagree. The first
 model is the reference; each other model is compared with it. The items every model got wrong

@@ -6,8 +6,9 @@ model and task of the families that ask for the ``confusion`` report section, wh
 are a few options (chord quality, syncopation level, transposition yes/no...): rows are the
 true answers, columns the answers read, with "no answer" for a reply read as none; each count
 links to its trials. For the multiple-choice datasets the options are shuffled per question,
-so the matrix is by what the chosen option was (:func:`reports.tables.mcq_analyses.chosen_kind`): the
-correct answer or a distractor of a given kind.
+so the matrix is by what the chosen option was
+(:func:`reports.tables.mcq_analyses.chosen_kind`): the correct answer or a distractor of a
+given kind.
 """
 
 from __future__ import annotations

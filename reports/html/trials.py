@@ -28,7 +28,7 @@ from reports.run.prompt_store import load_prompts
 FILES_DIR = "report_files"
 DATA_FILE = "trials.js"
 SCRIPT_FILE = "report.js"
-STATIC_DIR = Path(__file__).resolve().parent / "static"
+STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 TRIAL_FIELDS = (
     "model", "family", "task", "modality", "shot", "strategy", "control", "rendition",
     "item_id", "trial_id", "truth", "truth_label", "parsed_answer", "correct", "error_class",

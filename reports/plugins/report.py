@@ -25,7 +25,7 @@ from reports.run.record_file import RecordWriter, broken_message
 from reports.run.session_usage import session_usage_lines
 
 RECORD_PROPERTY = "eartest_record"
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def pytest_addhooks(pluginmanager: pytest.PytestPluginManager) -> None:

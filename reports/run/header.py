@@ -15,7 +15,7 @@ import pytest
 
 from reports.run import resume
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 REPORTED_PACKAGES = (
     "numpy", "mido", "pyfluidsynth", "soundfile", "pandas", "matplotlib", "statsmodels",
     "pytest", "pytest-xdist",

@@ -7,7 +7,8 @@ pooling them would make a number neither run measured, the way a prompt edit wou
 ``task_version`` guards). Such a set is refused, naming the model, each setting, its values and
 the runs; ``python -m reports compare`` is the tool for setting against setting. The settings
 come from each run's header: its ``options``, what each model resolved to (``models``) and its
-identity (``reports.run.identity``); a run recorded before a setting was saved is not compared on it.
+identity (``reports.run.identity``); a run recorded before a setting was saved is not compared
+on it.
 """
 
 from __future__ import annotations

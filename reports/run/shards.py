@@ -8,8 +8,8 @@ with the INCOMPLETE banner). A run with neither (records alone) cannot tell; the
 carries no ``complete`` flag.
 
 Each run made with ``--shard K/N`` records K, N and a fingerprint of the selection the split
-was made over (``fixtures.plugins.shard``). Runs that share a fingerprint and N are one split; a split
-is whole when K = 1..N each occur once. A missing shard would leave its trials out of every
+was made over (``fixtures.plugins.shard``). Runs that share a fingerprint and N are one split; a
+split is whole when K = 1..N each occur once. A missing shard would leave its trials out of every
 table and a doubled one would be refused later as duplicate trials; both are named here, with
 the directories, before any work.
 """

@@ -20,7 +20,7 @@ import pandas as pd
 
 from reports.tables.cells import counted
 
-PUBLISHED_DIR = Path(__file__).with_name("published")
+PUBLISHED_DIR = Path(__file__).resolve().parents[1] / "published"
 CITATIONS = {
     "carone-table1": (
         "Carone et al., \"LLMs can read music, but struggle to hear it. An evaluation of core "
