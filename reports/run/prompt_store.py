@@ -25,7 +25,7 @@ def text_id(text: str) -> str:
 
 
 def compact(views: dict[str, dict], sent: set[str]) -> dict:
-    """A trial's prompt views (prompt hash -> ``fixtures.running.record_fields.prompt_view``) as
+    """A trial's prompt views (prompt hash -> ``fixtures.running.asking.prompt_view``) as
     they travel to the controller: texts by id, and only the texts this process has not sent yet
     (``sent`` is updated), so a run's reports (and ``--json-report``) carry each MIDI listing
     and system instruction about once per worker, not once per trial."""
