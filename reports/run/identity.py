@@ -4,7 +4,7 @@ The identity is saved with the run (``run_options.json``) when its first record 
 shown in ``summary.json``'s header. It holds:
 
 * ``options``: the options that choose the trials or change what they ask
-  (``reports.run.resume.RESULT_OPTIONS``: models, axes, generation and thinking settings, seeds,
+  (``RESULT_OPTIONS``: models, axes, generation and thinking settings, seeds,
   ``--base-url``, stimuli manifest, rendition, datasets...);
 * ``selection``: the test paths, ``--deselect``, ``--ignore`` and ``--ignore-glob`` as given,
   and once collected, the number of selected trials and a fingerprint of their test ids;
@@ -36,6 +36,25 @@ COLLECTED = ("trials", "fingerprint")  # the selection's parts known only once c
 FLAGS = {"keyword": "-k", "markexpr": "-m", "musepub_dir": "--muse-recordings"}  # not --<name>
 WHOLE_FILE_LIMIT_BYTES = 1024 * 1024  # files in a folder hashed whole up to this size
 _CHUNK_BYTES = 1 << 20
+# Options that choose the trials or change what they ask: a resume must repeat them.
+RESULT_OPTIONS = (
+    "model", "modality", "shot", "strategy", "seed", "max_output_tokens", "control",
+    "temperature", "top_p", "samples", "shard",
+    "stimuli_manifest", "notation", "pitch_sample", "backgrounds", "adaptive",
+    "adaptive_trials", "pitch_dataset", "mcq_dataset", "mcq_layout",
+    "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
+    "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
+    "markexpr", "rendition", "live_seed", "live_soundfonts", "answer_extractor",
+    "musepub_dir",
+)
+# Options added after runs were first saved: a saved run without them ran at these values.
+ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1, "pitch_dataset": ""}
+
+
+def run_options(config: pytest.Config) -> dict:
+    """The run's result-deciding options (those this process knows) and its paths."""
+    options = {name: config.getoption(name, None) for name in RESULT_OPTIONS}
+    return {"options": options, "args": list(config.args)}
 
 
 def _plain(value: object) -> object:
@@ -89,8 +108,6 @@ def input_hashes(options: dict) -> dict[str, str]:
 def config_identity(config: pytest.Config) -> dict:
     """The identity as far as the command line, environment and input files tell it (the
     collected selection is added by :func:`with_selection`)."""
-    from reports.run.resume import run_options
-
     given = run_options(config)
     parts: dict = {"models": {}, "prompts": {}}
     for part in config.hook.pytest_eartest_run_identity(config=config):

@@ -23,28 +23,10 @@ import pytest
 
 from reports.gate.baseline import trial_of
 from reports.run import identity
+from reports.run.identity import ADDED_DEFAULTS, run_options
 
 OPTIONS_FILE = "run_options.json"
 RECORDS_FILE = "trials.jsonl"
-# Options that choose the trials or change what they ask: a resume must repeat them.
-RESULT_OPTIONS = (
-    "model", "modality", "shot", "strategy", "seed", "max_output_tokens", "control",
-    "temperature", "top_p", "samples", "shard",
-    "stimuli_manifest", "notation", "pitch_sample", "backgrounds", "adaptive",
-    "adaptive_trials", "pitch_dataset", "mcq_dataset", "mcq_layout",
-    "mcq_repeats", "mcq_examples", "mcq_condition", "mcq_missing", "mcq_root", "mcq_ablate",
-    "base_url", "thinking_budget", "thinking_level", "hf_dtype", "hf_batch_size", "keyword",
-    "markexpr", "rendition", "live_seed", "live_soundfonts", "answer_extractor",
-    "musepub_dir",
-)
-# Options added after runs were first saved: a saved run without them ran at these values.
-ADDED_DEFAULTS = {"temperature": 0.0, "top_p": 1.0, "samples": 1, "pitch_dataset": ""}
-
-
-def run_options(config: pytest.Config) -> dict:
-    """The run's result-deciding options (those this process knows) and its paths."""
-    options = {name: config.getoption(name, None) for name in RESULT_OPTIONS}
-    return {"options": options, "args": list(config.args)}
 
 
 def run_identity(config: pytest.Config) -> dict:

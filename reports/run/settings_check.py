@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from reports.run.resume import ADDED_DEFAULTS
+from reports.run.identity import ADDED_DEFAULTS
 
 # the run options that change what a model is asked to generate (seeds differ by design)
 GENERATION_SETTINGS = ("temperature", "top_p", "max_output_tokens", "samples")
