@@ -16,6 +16,7 @@ if _worker or "NUMBA_CACHE_DIR" not in os.environ:
     os.environ["NUMBA_CACHE_DIR"] = str(_numba / (_worker or "main"))
 
 pytest_plugins = [
-    "reports.plugin", "reports.bench_output", "reports.baseline", "fixtures.plugin",
-    "fixtures.models_plugin", "fixtures.shard", "fixtures.human_plugin",
+    "reports.plugins.report", "reports.plugins.bench_output", "reports.gate.baseline",
+    "fixtures.plugins.trials", "fixtures.plugins.models", "fixtures.plugins.shard",
+    "fixtures.plugins.human",
 ]

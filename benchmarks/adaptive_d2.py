@@ -69,7 +69,7 @@ def shown(row: dict) -> str:
     """As thresholds.md shows it (a bound beyond the tested range as <smallest, >largest)."""
     import pandas as pd
 
-    from reports.thresholds import threshold_cell
+    from reports.stats.thresholds import threshold_cell
 
     numbers = {key: number(row[key]) for key in ("threshold", "ci_low", "ci_high",
                                                  "smallest_level", "largest_level")}

@@ -32,7 +32,7 @@ def all_trials(pitch_sample: int | None, pitch_every: int) -> list:
     from fixtures.backends.base import GenerationSettings
     from fixtures.pitch.catalog import EXPERIMENTS
     from fixtures.pitch.selection import PitchSelection, selected_pitch_trials
-    from fixtures.run_options import RunOptions
+    from fixtures.running.run_options import RunOptions
     from fixtures.tasks.catalog import TASK_NAMES
     from fixtures.tasks.family import CoreSelection, selected_trials
     from fixtures.tasks.prompting import DEFAULT_MODALITIES, SHOTS, STRATEGIES
@@ -69,7 +69,7 @@ def run_share(args: tuple[int, int, int]) -> dict:
     job, jobs, pitch_sample, pitch_every = args
     from fixtures.backends import make_backend
     from fixtures.backends.base import GenerationSettings
-    from fixtures.runner import run_trial_sync
+    from fixtures.running.runner import run_trial_sync
 
     trials = all_trials(pitch_sample, pitch_every)[job::jobs]
     started = time.perf_counter()

@@ -89,8 +89,9 @@ def synthetic_run(seed: Path, target: Path, trials: int) -> Path:
 
 def build(run_dir: Path) -> tuple[float, float]:
     """Seconds to build the whole report, and of those the trials viewer's files alone."""
-    from reports import artifacts, tables
-    from reports.html_trials import write_trial_files
+    from reports.builders import artifacts
+    from reports.html.trials import write_trial_files
+    from reports.tables import accuracy as tables
 
     started = time.perf_counter()
     df = tables.load_records(run_dir)

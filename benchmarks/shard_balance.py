@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/shard_balance.py [--shards 2,3,8,16,64] [-- PYTEST_ARGS...]
 
 Collects the selection once per N (``pytest --collect-only --shard 1/N``; nothing is asked)
-and prints, per N, the shards' expected costs (fixtures/shard.py), their spread
+and prints, per N, the shards' expected costs (fixtures/plugins/shard.py), their spread
 ((largest − smallest) / largest) and the trial counts. Arguments after ``--`` choose the
 selection, as for a run (default: every family's default trials, ``--model oracle``).
 """
@@ -19,7 +19,7 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from fixtures.shard import SHARD_KEY  # noqa: E402
+from fixtures.plugins.shard import SHARD_KEY  # noqa: E402
 
 
 class _Capture:

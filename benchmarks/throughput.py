@@ -6,7 +6,8 @@
 Runs the real prefetch engine, trial runner and google-genai SDK (no response cache) against
 ``tests_solvers.fakes.gemini_server`` on 127.0.0.1, served from a separate process. The client
 side is ``--workers`` processes that split the trials and the concurrency between them exactly
-as ``pytest -n <workers>`` workers split a run's prefetch (``fixtures.prefetch.worker_share``);
+as ``pytest -n <workers>`` workers split a run's prefetch
+(``fixtures.sending.prefetch.worker_share``);
 ``--workers 1`` is a single-process run. Each concurrency level runs ``--rounds`` latency
 rounds' worth (default 30: at concurrency 32, about the 1,008 trials of a core run; the first
 round, when every slot's request is built at once, weighs more in a shorter run) of distinct
@@ -30,8 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from fixtures.prefetch import worker_share  # noqa: E402
-from fixtures.runner import Trial  # noqa: E402
+from fixtures.running.runner import Trial  # noqa: E402
+from fixtures.sending.prefetch import worker_share  # noqa: E402
 from fixtures.tasks.catalog import TASK_NAMES, items_for  # noqa: E402
 
 KEY = "benchmark-key"
@@ -77,8 +78,8 @@ def client(base_url: str, index: int, workers: int, pipe: Connection) -> None:
     from fixtures.backends import BackendOptions, make_backend
     from fixtures.backends.base import GenerationSettings
     from fixtures.backends.retry import RetryCounter
-    from fixtures.prefetch import Progress, prefetch_trials
-    from fixtures.runner import run_sync
+    from fixtures.running.runner import run_sync
+    from fixtures.sending.prefetch import Progress, prefetch_trials
 
     os.environ["GEMINI_API_KEY"] = KEY
     backend = make_backend("gemini-pro", BackendOptions(base_url=base_url), RetryCounter())

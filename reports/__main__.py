@@ -19,8 +19,8 @@ import time
 import warnings
 from pathlib import Path
 
-from .prompt_store import PROMPTS_FILE
-from .record_file import TornRecordWarning
+from reports.run.prompt_store import PROMPTS_FILE
+from reports.run.record_file import TornRecordWarning
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 USAGE_ERROR = 4  # pytest.ExitCode.USAGE_ERROR: the same status for the same kind of mistake
@@ -61,11 +61,12 @@ def _headers(run_dirs: list[Path]) -> list[dict]:
 
 
 def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -> Path:
-    from . import artifacts, tables
-    from .paths import directory_problem
-    from .record_file import is_torn
-    from .settings_check import settings_problem, task_version_problem
-    from .shards import incomplete_runs, merged_completeness, shard_set_problem
+    from reports.builders import artifacts
+    from reports.run.paths import directory_problem
+    from reports.run.record_file import is_torn
+    from reports.run.settings_check import settings_problem, task_version_problem
+    from reports.run.shards import incomplete_runs, merged_completeness, shard_set_problem
+    from reports.tables import accuracy as tables
 
     check_out_dir(out_dir, run_dirs)
     headers = _headers(run_dirs)
@@ -103,7 +104,7 @@ def build(run_dirs: list[Path], out_dir: Path, allow_incomplete: bool = False) -
     }
     written = artifacts.write_artifacts(df, out_dir, header)
     if len(run_dirs) > 1:  # several runs: one row per model across every family
-        from .overview import write_overview
+        from reports.tables.overview import write_overview
 
         write_overview(df, out_dir, header)
     return written["report.html"]
@@ -140,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
                     "merged-%Y%m%d-%H%M%S")
                 report = build(args.run_dirs, out, args.allow_incomplete)
             else:
-                from .compare import compare_runs
+                from reports.builders.compare import compare_runs
 
                 report = compare_runs(args.run_a, args.run_b)
         for warning in caught:

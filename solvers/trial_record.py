@@ -150,7 +150,7 @@ class TrialRecord:
     control_partner: str | None = None  # the item whose audio a mismatched control played
     rendition: str | None = None  # a non-studio rendition ("live")
     billed_cost_usd: float | None = None  # what providers billed for new requests, when said
-    factors: dict | None = None  # the item's scalar generation parameters (reports.factors)
+    factors: dict | None = None  # the item's scalar generation parameters (reports.tables.factors)
     extractor_model: str | None = None  # the answer extractor's fields, all or none
     extracted_answer: str | None = None
     extractor_turns: list | None = None

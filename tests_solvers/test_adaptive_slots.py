@@ -13,8 +13,8 @@ import pytest
 
 from fixtures.backends.scripted import _draw, load_script_file, psychometric_p
 from fixtures.pitch.adaptive import PLANS, Ledger, adaptive_slots, parse_adaptive, run_slot
-from fixtures.runner import run_sync
-from reports.thresholds import profile_table, threshold_summary
+from fixtures.running.runner import run_sync
+from reports.stats.thresholds import profile_table, threshold_summary
 from solvers.psychometric import FITTED
 from solvers.staircase import reversal_levels, threshold_estimate
 

@@ -19,23 +19,23 @@ import pytest
 
 from fixtures.backends.base import GenerationSettings, MediaPart, Response
 from fixtures.backends.scripted import ScriptedBackend
-from fixtures.extractor import (
+from fixtures.mcq.spec import McqItem
+from fixtures.mcq.trial import McqTrial
+from fixtures.pitch.catalog import pitch_items
+from fixtures.pitch.trial import PitchTrial
+from fixtures.running.extractor import (
     EXTRACTOR_PURPOSE,
     READER_FAILURES,
     commits_to_none,
     extraction_request,
 )
-from fixtures.mcq.spec import McqItem
-from fixtures.mcq.trial import McqTrial
-from fixtures.pitch.catalog import pitch_items
-from fixtures.pitch.trial import PitchTrial
-from fixtures.runner import Trial, run_trial_sync
+from fixtures.running.runner import Trial, run_trial_sync
 from fixtures.tasks.catalog import items_for
-from reports.artifacts import compact_table, pooled_by_modality
-from reports.assisted import ASSISTED_COLUMNS
-from reports.mcq_tables import mcq_summary, mcq_table
-from reports.pitch_tables import pitch_summary, pitch_table
-from reports.tables import cell_summary, table1_csv, table1_markdown
+from reports.builders.artifacts import compact_table, pooled_by_modality
+from reports.tables.accuracy import cell_summary, table1_csv, table1_markdown
+from reports.tables.assisted import ASSISTED_COLUMNS
+from reports.tables.mcq import mcq_summary, mcq_table
+from reports.tables.pitch import pitch_summary, pitch_table
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, text
@@ -193,8 +193,8 @@ def test_extraction_question(snapshot, kind):
 
 def test_extractor_answers_are_keyed_apart_from_the_same_model_as_subject(
         pytestconfig, monkeypatch, tmp_path):
-    from fixtures.models_plugin import BackendPool
-    from fixtures.run_options import RUN_OPTIONS_KEY, run_options
+    from fixtures.plugins.models import BackendPool
+    from fixtures.running.run_options import RUN_OPTIONS_KEY, run_options
 
     options = {"answer_extractor": "openai:same-7b", "base_url": "http://127.0.0.1:9/v1"}
     real = pytestconfig.getoption

@@ -25,8 +25,8 @@ from fixtures.backends.base import (
 )
 from fixtures.backends.offline import OracleBackend
 from fixtures.backends.scripted import ScriptedBackend
-from fixtures.cached_backend import CACHE_MODES, CachedBackend, cache_key
-from fixtures.response_cache import ResponseCache
+from fixtures.sending.cached_backend import CACHE_MODES, CachedBackend, cache_key
+from fixtures.sending.response_cache import ResponseCache
 
 SHA_A, SHA_B = "a" * 64, "b" * 64
 
@@ -196,7 +196,7 @@ def test_wrapper_speaks_the_backend_protocol(tmp_path):
 
 
 def test_a_whole_trial_runs_from_the_cache_the_second_time(tmp_path):
-    from fixtures.runner import Trial, run_trial_sync
+    from fixtures.running.runner import Trial, run_trial_sync
     from fixtures.tasks.catalog import items_for
 
     class Counting(OracleBackend):

@@ -16,20 +16,20 @@ from hypothesis import strategies as st
 from fixtures.backends.base import GenerationSettings, MediaPart, TextPart
 from fixtures.backends.offline import OracleBackend
 from fixtures.backends.scripted import ScriptedBackend
-from fixtures.controls import (
+from fixtures.mcq.selection import sends_audio
+from fixtures.mcq.spec import McqItem
+from fixtures.mcq.trial import McqTrial
+from fixtures.pitch.catalog import pitch_items
+from fixtures.pitch.trial import PitchTrial
+from fixtures.running.controls import (
     CONTROLS,
     control_request,
     derangement,
     mismatch_partners,
     with_controls,
 )
-from fixtures.mcq.selection import sends_audio
-from fixtures.mcq.spec import McqItem
-from fixtures.mcq.trial import McqTrial
-from fixtures.pitch.catalog import pitch_items
-from fixtures.pitch.trial import PitchTrial
-from fixtures.run_options import RunOptions
-from fixtures.runner import Trial, run_trial_sync
+from fixtures.running.run_options import RunOptions
+from fixtures.running.runner import Trial, run_trial_sync
 from fixtures.stimuli.controls import control_wav_bytes, control_wav_path, rms
 from fixtures.tasks.catalog import items_for
 from fixtures.tasks.family import CoreSelection, selected_trials

@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reports.controls import (
+from reports.tables.controls import (
     LISTENS,
     PRIORS,
     control_summary,

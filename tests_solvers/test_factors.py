@@ -1,4 +1,4 @@
-"""Results by condition (reports/factors.py and friends): per-factor marginals of real items.
+"""Results by condition (reports/tables/factors.py and friends): per-factor marginals of real items.
 
 Records carry real catalog items' parameters, as a run records them; the verdicts come from a
 seeded guesser, with a few excluded trials and items that lack a factor, so the sums are
@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 
 from fixtures.pitch.catalog import pitch_items
-from fixtures.record_fields import item_factor_field
+from fixtures.running.record_fields import item_factor_field
 from fixtures.tasks.catalog import items_for
-from reports.factor_section import FILE_NAME, TITLE, factor_section
-from reports.factors import MISSING, experiment_cells, factor_marginals, register_of
-from reports.html import render_report
+from reports.builders.factor_section import FILE_NAME, TITLE, factor_section
+from reports.html.page import render_report
+from reports.tables.factors import MISSING, experiment_cells, factor_marginals, register_of
 from tests_solvers.trial_helpers import _run
 
 SUMMED = ["n_trials", "n_excluded", "n", "correct"]

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.exit_status import FINISHED_BROKEN
+from reports.gate.exit_status import FINISHED_BROKEN
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer, http_error
 

@@ -22,8 +22,8 @@ from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
 pytest_plugins = ["pytester"]
-PLUGINS = ('pytest_plugins = ["reports.plugin", "reports.baseline", "fixtures.plugin", '
-           '"fixtures.models_plugin"]\n')
+PLUGINS = ('pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", '
+           '"fixtures.plugins.trials", "fixtures.plugins.models"]\n')
 
 TOY_FAMILY = '''
 from dataclasses import dataclass
@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import pytest
 
 from fixtures.families import Family
-from fixtures.runner import Trial
+from fixtures.running.runner import Trial
 from fixtures.tasks.catalog import items_for
 from fixtures.tasks.spec import Item
 from fixtures.tasks.suite import CORE

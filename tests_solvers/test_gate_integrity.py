@@ -21,13 +21,13 @@ import pytest
 
 from fixtures.backends.base import GenerationSettings, Response
 from fixtures.backends.scripted import ScriptedBackend
-from fixtures.runner import Trial, run_trial_sync
+from fixtures.running.runner import Trial, run_trial_sync
 from fixtures.tasks.catalog import items_for
-from reports.baseline import Baseline, baseline_from_records, gate_failures
-from reports.compare import compare_runs
-from reports.exit_status import FINISHED_BROKEN
-from reports.run_health import health_problem
-from reports.tables import cell_summary
+from reports.builders.compare import compare_runs
+from reports.gate.baseline import Baseline, baseline_from_records, gate_failures
+from reports.gate.exit_status import FINISHED_BROKEN
+from reports.gate.run_health import health_problem
+from reports.tables.accuracy import cell_summary
 from solvers.sampling import summarize
 from tests_solvers import CORE_BENCH, PYTEST
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, error, text

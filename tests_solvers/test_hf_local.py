@@ -32,7 +32,7 @@ from fixtures.backends.base import (
 )
 from fixtures.backends.hf_local import HFLocalBackend
 from fixtures.backends.options import BackendOptions
-from fixtures.runner import Trial, TrialResult, run_sync, run_trial, run_trial_sync
+from fixtures.running.runner import Trial, TrialResult, run_sync, run_trial, run_trial_sync
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.prompting import REPAIR_MAX_OUTPUT_TOKENS, build_request
 from tests_solvers import CORE_BENCH, PYTEST, trial_row

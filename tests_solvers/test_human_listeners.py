@@ -13,8 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from reports.humans import listener_table, pool_comparison
-from reports.tables import load_records
+from reports.tables.accuracy import load_records
+from reports.tables.humans import listener_table, pool_comparison
 from solvers.cluster_stats import cluster_bootstrap_interval
 from tests_solvers import PYTEST
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.human_plugin import listener_order
+from fixtures.plugins.human import listener_order
 from tests_solvers import PYTEST
 from tests_solvers.test_report_html import Browser, chromium_path
 

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fixtures.tasks.definitions import TASKS
-from reports.mcq_tables import mcq_summary
-from reports.tables import cell_summary, table1
+from reports.tables.accuracy import cell_summary, table1
+from reports.tables.mcq import mcq_summary
 from solvers.mcq import match_option
 from solvers.schemas import SchemaError
 from tests_solvers.timing import fastest_s

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import run_options
 from fixtures.backends import OFFLINE_BACKENDS, BackendError, make_backend, resolve_model
 from fixtures.backends.base import GenerationSettings, MediaPart, Question, Request, TextPart, Turn
 from fixtures.backends.listener import LISTENER_VERSION, ListenerBackend
-from fixtures.runner import Trial, run_sync, run_trial_sync
+from fixtures.running import run_options
+from fixtures.running.runner import Trial, run_sync, run_trial_sync
 from fixtures.tasks.catalog import items_for
 from fixtures.tasks.prompting import (
     DEFAULT_MODALITIES,

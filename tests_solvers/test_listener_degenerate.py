@@ -15,7 +15,7 @@ import soundfile
 
 from fixtures.backends.base import BackendWrapper, GenerationSettings, MediaPart, Request, Response
 from fixtures.backends.listener import ListenerBackend
-from fixtures.runner import Trial, run_trial_sync
+from fixtures.running.runner import Trial, run_trial_sync
 
 SETTINGS = GenerationSettings()
 SAMPLE_RATE_HZ = 22_050

@@ -11,8 +11,8 @@ from dataclasses import replace
 import pandas as pd
 import pytest
 
-from fixtures.record_fields import trial_fields
-from fixtures.runner import Trial
+from fixtures.running.record_fields import trial_fields
+from fixtures.running.runner import Trial
 from fixtures.stimuli.live import render_live_wav
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.family import CoreSelection
@@ -26,7 +26,7 @@ from fixtures.tasks.live import (
     live_item,
 )
 from fixtures.tasks.spec import GM_PIANO
-from reports.tables import cell_summary
+from reports.tables.accuracy import cell_summary
 from solvers.logic import chord_answer, syncopation_answer, transposition_answer
 
 SEEDS = (0, 1, 7)

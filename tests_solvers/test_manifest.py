@@ -28,7 +28,7 @@ from fixtures.tasks.manifest_labels import (
     syncopation_level,
 )
 from fixtures.tasks.prompting import build_request, identifiers, system_instruction
-from reports.tables import transcription_f1
+from reports.tables.accuracy import transcription_f1
 
 
 def tone(path: Path, freq_hz: float = 440.0, duration_s: float = 0.2) -> str:
@@ -347,7 +347,7 @@ def test_oracle_reply_for_a_recording_without_transcription_gives_the_true_answe
 
 
 def test_the_selection_takes_the_core_items_from_the_manifest(tmp_path: Path):
-    from fixtures.run_options import RunOptions
+    from fixtures.running.run_options import RunOptions
     from fixtures.tasks.family import CoreSelection, selected_trials
 
     manifest = _major_minor_manifest(tmp_path)

@@ -116,7 +116,7 @@ def test_the_listener_hears_recordings_in_another_format(tmp_path: Path):
 
     from fixtures.backends import make_backend
     from fixtures.backends.base import GenerationSettings
-    from fixtures.runner import Trial, run_trial_sync
+    from fixtures.running.runner import Trial, run_trial_sync
     from fixtures.stimuli import wav_path
     from fixtures.tasks.catalog import items_for
     from fixtures.tasks.manifest import load_manifest

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from reports.mcq_analyses import distractor_summary, distractor_table
-from reports.mcq_tables import mcq_markdown, mcq_report_tables, mcq_summary
+from reports.tables.mcq import mcq_markdown, mcq_report_tables, mcq_summary
+from reports.tables.mcq_analyses import distractor_summary, distractor_table
 
 KINDS = ["incorrect_but_related", "correct", "correct_but_unrelated", "incorrect_and_unrelated"]
 
@@ -72,7 +72,7 @@ def test_ablation_trials_leave_out_one_kind_and_keep_their_own_ids():
     from fixtures.backends.base import GenerationSettings
     from fixtures.mcq.selection import McqSelection, selected_mcq_trials
     from fixtures.mcq.spec import McqDataset, McqItem
-    from fixtures.run_options import RunOptions
+    from fixtures.running.run_options import RunOptions
 
     kinds = ("correct", "incorrect_but_related", "correct_but_unrelated",
              "incorrect_and_unrelated")

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from fixtures.mcq.synthetic import make_synthetic
-from reports.mcq_tables import mcq_markdown, mcq_summary
+from reports.tables.mcq import mcq_markdown, mcq_summary
 from solvers.metrics import exact_binomial_sf
 from tests_solvers import PYTEST, trial_row
 

@@ -79,7 +79,7 @@ def test_error_policy_names_the_first_missing_files(partial):
 
 def test_questions_without_media_run_only_where_no_media_is_sent(partial):
     from fixtures.backends.base import GenerationSettings
-    from fixtures.run_options import RunOptions
+    from fixtures.running.run_options import RunOptions
 
     dataset = load_dataset(partial[0], missing="skip")
     selection = McqSelection((dataset,), {"muchomusic": ("audio", "no-audio")}, 2, 0)

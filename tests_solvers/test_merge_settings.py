@@ -7,7 +7,7 @@ import json
 import subprocess
 from pathlib import Path
 
-from reports.settings_check import settings_problem
+from reports.run.settings_check import settings_problem
 from tests_solvers import PYTEST
 
 REPO = Path(__file__).resolve().parent.parent

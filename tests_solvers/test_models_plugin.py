@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.backends import UnknownModelError, resolve_model
-from reports.exit_status import FINISHED_BROKEN
+from reports.gate.exit_status import FINISHED_BROKEN
 from tests_solvers import CORE_BENCH, FULL_E2E, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 

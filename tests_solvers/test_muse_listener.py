@@ -9,7 +9,7 @@ from fixtures.backends.base import GenerationSettings
 from fixtures.backends.listener import ListenerBackend
 from fixtures.muse.catalog import items_for
 from fixtures.muse.trial import MuseTrial
-from fixtures.runner import run_trial_sync
+from fixtures.running.runner import run_trial_sync
 
 SETTINGS = GenerationSettings()
 

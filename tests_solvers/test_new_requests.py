@@ -3,7 +3,7 @@ sent counts once, replays of earlier runs and refused inputs not at all."""
 
 from __future__ import annotations
 
-from fixtures.turns import TurnRecord
+from fixtures.running.asking import TurnRecord
 from solvers.new_requests import new_request_turns, request_identity
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.backends.base import Response
-from fixtures.response_cache import CacheError, ResponseCache
+from fixtures.sending.response_cache import CacheError, ResponseCache
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.gemini_server import FakeGeminiServer
 
@@ -217,7 +217,7 @@ def test_item04_hostile_recording_names_are_announced_as_schema_identifiers(
     import csv
     import shutil
 
-    from fixtures.export import STIMULI_COLUMNS, stimuli_manifest_row
+    from fixtures.export.folder import STIMULI_COLUMNS, stimuli_manifest_row
     from fixtures.stimuli import wav_path
     from fixtures.tasks.catalog import items_for
 
@@ -358,7 +358,7 @@ def test_two_runs_started_in_the_same_second_never_share_a_run_directory(tmp_pat
     now claims its directory atomically when it first writes."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from reports.plugin import RecordWriter
+    from reports.plugins.report import RecordWriter
 
     base = tmp_path / "out" / "20261123-120000-chance"
     writers = [RecordWriter(base, fresh=True) for _ in range(8)]

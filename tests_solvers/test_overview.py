@@ -1,4 +1,4 @@
-"""One overview across runs (reports/overview.py): a row per model across every family, the
+"""One overview across runs (reports/tables/overview.py): a row per model across every family, the
 pooled human row and the published rows; written by ``python -m reports build`` of several
 runs."""
 
@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reports.overview import OVERVIEW_CSV, OVERVIEW_HTML, overview_rows, write_overview
+from reports.tables.overview import OVERVIEW_CSV, OVERVIEW_HTML, overview_rows, write_overview
 from tests_solvers import PYTEST
 
 REPO = Path(__file__).resolve().parent.parent

@@ -12,14 +12,14 @@ import pytest
 from fixtures.backends.scripted import ScriptFileBackend, load_script_file
 from fixtures.pitch.catalog import pitch_items
 from fixtures.pitch.trial import PitchTrial
-from fixtures.runner import run_trial_sync
-from reports.pitch_confusion import (
+from fixtures.running.runner import run_trial_sync
+from reports.builders.pitch_confusion_section import pitch_confusion_section
+from reports.tables.pitch_confusion import (
     confusion_counts,
     error_kind,
     error_shares,
     naming_answers,
 )
-from reports.pitch_confusion_section import pitch_confusion_section
 from solvers.trial_record import row_from_json
 from tests_solvers.trial_helpers import SETTINGS
 

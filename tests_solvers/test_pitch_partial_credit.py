@@ -9,7 +9,7 @@ import pytest
 
 from fixtures.pitch.catalog import pitch_items
 from fixtures.pitch.trial import PitchTrial, PitchTrialResult
-from reports.pitch_tables import partial_credit_summary, partial_credit_table, pitch_markdown
+from reports.tables.pitch import partial_credit_summary, partial_credit_table, pitch_markdown
 from solvers.notation import midi_to_hz
 from solvers.pitch_credit import contour_credit, pitch_credit, rank_credit, timing_credit
 from solvers.pitch_scoring import score_answer

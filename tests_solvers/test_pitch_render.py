@@ -26,12 +26,12 @@ from fixtures.pitch.effects import apply_effect, rms
 from fixtures.pitch.gm_sources import GM_RELEASE_S, bend_value
 from fixtures.pitch.render import (
     dry_mix,
-    pitch_renderer_identity,
     render_scene,
     scene_length_samples,
     scene_wav_path,
     wav_bytes,
 )
+from fixtures.pitch.renderer_identity import pitch_renderer_identity
 from fixtures.pitch.spec import (
     REFERENCE_PEAK,
     SAMPLE_RATE_HZ,

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from fixtures.backends.base import GenerationSettings, Request, Response
 from fixtures.backends.retry import RetryCounter
-from fixtures.prefetch import (
+from fixtures.running.runner import Trial
+from fixtures.sending.prefetch import (
     Progress,
     ProgressBoard,
     Tally,
@@ -25,7 +26,6 @@ from fixtures.prefetch import (
     prefetching_workers,
     worker_share,
 )
-from fixtures.runner import Trial
 from fixtures.tasks.catalog import items_for
 
 
@@ -233,7 +233,7 @@ def test_an_interrupted_prefetch_leaves_no_task_pending_and_says_nothing(caplog)
     requests are in flight stops the prefetch with KeyboardInterrupt, and every task it and the
     SDK started has ended, its error retrieved: none is left for asyncio to report at exit
     ("Task was destroyed but it is pending", "exception was never retrieved")."""
-    from fixtures import runner
+    from fixtures.running import runner
 
     backend = HangingBackend(press_at=4)
     progress = Progress(total=12, counter=RetryCounter())

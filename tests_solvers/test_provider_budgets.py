@@ -21,11 +21,11 @@ import pytest
 
 from fixtures.backends.base import GenerationSettings, Request, Response
 from fixtures.backends.retry import RetryCounter
-from fixtures.prefetch import Progress, prefetch_trials
-from fixtures.rate_limit import RateLimiter
-from fixtures.runner import Trial
+from fixtures.running.runner import Trial
+from fixtures.sending.prefetch import Progress, prefetch_trials
+from fixtures.sending.rate_limit import RateLimiter
 from fixtures.tasks.catalog import items_for
-from reports.exit_status import FINISHED_BROKEN
+from reports.gate.exit_status import FINISHED_BROKEN
 from tests_solvers import CORE_BENCH, PYTEST
 from tests_solvers.fakes import gemini_server as gemini_fake
 from tests_solvers.fakes import openai_server as openai_fake

@@ -6,8 +6,8 @@ import html
 import subprocess
 from pathlib import Path
 
-from reports.published import CITATIONS, published_rows, published_table
-from reports.tables import load_records
+from reports.tables.accuracy import load_records
+from reports.tables.published import CITATIONS, published_rows, published_table
 from tests_solvers import PYTEST
 
 REPO = Path(__file__).resolve().parent.parent

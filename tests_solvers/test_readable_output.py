@@ -95,7 +95,8 @@ def test_issue14_item15_an_explicit_tb_is_honoured():
 def test_issue14_item15_project_tests_keep_their_tracebacks(tmp_path):
     (tmp_path / "test_plain.py").write_text("def test_fails():\n    x = 1\n    assert x == 2\n")
     (tmp_path / "conftest.py").write_text(
-        'pytest_plugins = ["reports.plugin", "fixtures.plugin", "fixtures.models_plugin"]\n')
+        'pytest_plugins = ["reports.plugins.report", "fixtures.plugins.trials", '
+        '"fixtures.plugins.models"]\n')
     env_path = str(REPO)
     result = subprocess.run(
         [*PYTEST, "-p", "no:cacheprovider", "test_plain.py",

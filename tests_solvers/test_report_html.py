@@ -30,9 +30,14 @@ import pytest
 from matplotlib.figure import Figure
 from matplotlib.image import imread
 
-from reports.figures import accuracy_by_modality, f1_vs_accuracy, modality_accuracy, write_figures
-from reports.html import render_report, report_tables, write_report
-from reports.tables import load_records, transcription_f1
+from reports.figures.paper import (
+    accuracy_by_modality,
+    f1_vs_accuracy,
+    modality_accuracy,
+    write_figures,
+)
+from reports.html.page import render_report, report_tables, write_report
+from reports.tables.accuracy import load_records, transcription_f1
 from tests_solvers import CORE_BENCH, PYTEST
 
 REPO = Path(__file__).resolve().parent.parent
@@ -122,7 +127,8 @@ def test_empty_f1_table_gives_a_figure_that_says_so(run, tmp_path):
 
 
 def test_figures_module_stays_off_pyplot_and_the_global_backend():
-    probe = ("import sys, matplotlib; before = matplotlib.get_backend(); import reports.figures; "
+    probe = ("import sys, matplotlib; before = matplotlib.get_backend(); "
+             "import reports.figures.paper; "
              "assert 'matplotlib.pyplot' not in sys.modules; "
              "assert matplotlib.get_backend() == before")
     result = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True,

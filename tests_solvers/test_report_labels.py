@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from reports.artifacts import compact_table
+from reports.builders.artifacts import compact_table
 from tests_solvers import PYTEST
 
 REPO = Path(__file__).resolve().parent.parent

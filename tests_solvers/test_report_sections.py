@@ -7,8 +7,8 @@ import json
 
 import pandas as pd
 
-from reports.artifacts import write_artifacts
-from reports.sections import RECORDED_BEFORE_FAMILIES, records_for, sections_by_family
+from reports.builders.artifacts import write_artifacts
+from reports.builders.sections import RECORDED_BEFORE_FAMILIES, records_for, sections_by_family
 from solvers.trial_record import row_from_json
 
 

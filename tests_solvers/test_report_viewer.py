@@ -21,10 +21,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reports.html_compare import failed_by_all
-from reports.html_trials import DATA_FILE, FILES_DIR, TRIAL_FIELDS
-from reports.prompt_store import PROMPTS_FILE, load_prompts
-from reports.tables import load_records
+from reports.html.compare import failed_by_all
+from reports.html.trials import DATA_FILE, FILES_DIR, TRIAL_FIELDS
+from reports.run.prompt_store import PROMPTS_FILE, load_prompts
+from reports.tables.accuracy import load_records
 from tests_solvers import CORE_BENCH, PYTEST
 from tests_solvers.test_report_html import EVIL, SUBSET, Browser, chromium_path
 
@@ -265,7 +265,7 @@ def test_confusion_matrices_count_every_counted_chord_answer(listener_run):
 
 
 def test_prompt_writer_stores_each_text_once_and_the_reader_skips_damage(tmp_path):
-    from reports.prompt_store import PromptWriter, compact, text_id
+    from reports.run.prompt_store import PromptWriter, compact, text_id
 
     listing = "note_on 60 0.0 s\n" * 50
     views = {
@@ -295,7 +295,7 @@ def test_prompt_writer_stores_each_text_once_and_the_reader_skips_damage(tmp_pat
 
 
 def test_a_run_without_prompts_still_gets_its_trials_view(listener_run, tmp_path):
-    from reports.html_trials import write_trial_files
+    from reports.html.trials import write_trial_files
 
     df = load_records(listener_run)
     written = write_trial_files(df, tmp_path)  # no prompts.jsonl, as in older runs
@@ -305,7 +305,7 @@ def test_a_run_without_prompts_still_gets_its_trials_view(listener_run, tmp_path
 
 
 def test_linked_table_links_trial_cells_only():
-    from reports.html_grid import LINK_AXES, linked_table_html
+    from reports.html.grid import LINK_AXES, linked_table_html
 
     columns = pd.MultiIndex.from_tuples([("chord", "<m>"), ("chord", "chance")],
                                         names=["model", "notation"])

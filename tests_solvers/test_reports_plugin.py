@@ -37,8 +37,8 @@ def mini(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.P
     """A throwaway project using eartest's plugins, with one bench module."""
     monkeypatch.setenv("PYTHONPATH", str(REPO) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     pytester.makeconftest(
-        'pytest_plugins = ["reports.plugin", "reports.baseline", "fixtures.plugin", '
-        '"fixtures.models_plugin"]'
+        'pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", '
+        '"fixtures.plugins.trials", "fixtures.plugins.models"]'
     )
     pytester.mkdir("bench")
     pytester.makepyfile(**{"bench/test_chord": MINI_BENCH})  # the core family's module

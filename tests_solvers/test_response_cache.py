@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.backends.base import Response
-from fixtures.response_cache import CacheError, ResponseCache
+from fixtures.sending.response_cache import CacheError, ResponseCache
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -52,7 +52,7 @@ WRITER = textwrap.dedent(
     """
     import os, sys, time
     from fixtures.backends.base import Response
-    from fixtures.response_cache import ResponseCache
+    from fixtures.sending.response_cache import ResponseCache
     path, go, worker, n = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     while not os.path.exists(go):
         time.sleep(0.002)
@@ -150,7 +150,7 @@ KILLED_WRITER = textwrap.dedent(
     """
     import sys
     from fixtures.backends.base import Response
-    from fixtures.response_cache import ResponseCache
+    from fixtures.sending.response_cache import ResponseCache
     cache = ResponseCache(sys.argv[1])
     for i in range(1_000_000):
         cache.put(f"k{i}", Response(f"answer {i}", output_tokens=i), "scripted", "m")

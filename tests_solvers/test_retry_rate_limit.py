@@ -10,7 +10,7 @@ import time
 
 from fixtures.backends.base import Request, Response
 from fixtures.backends.retry import RetryCounter, RetryingBackend, RetryPolicy, Transient
-from fixtures.rate_limit import RateLimiter
+from fixtures.sending.rate_limit import RateLimiter
 
 
 class FailsFirst:

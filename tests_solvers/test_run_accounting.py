@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.prefetch import Tally
-from fixtures.progress_display import ProgressDisplay
+from fixtures.sending.prefetch import Tally
+from fixtures.sending.progress_display import ProgressDisplay
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, Step, text
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.settings_check import settings_problem
+from reports.run.settings_check import settings_problem
 from tests_solvers import CORE_BENCH, PYTEST
 from tests_solvers.fakes.gemini_server import FakeGeminiServer
 
@@ -229,8 +229,8 @@ def test_defect18_a_saved_dataset_folder_gets_the_csv_forms_trial_ids(tmp_path):
 
 
 def test_task_versions_are_part_of_the_identity_and_never_pooled(interrupted, tmp_path):
-    from fixtures.plugin import pytest_eartest_run_identity
-    from reports.identity import differences
+    from fixtures.plugins.trials import pytest_eartest_run_identity
+    from reports.run.identity import differences
 
     prompts = pytest_eartest_run_identity(None)["prompts"]
     assert {"tasks", "mcq", "muse", "pitch"} <= set(prompts)

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from reports.__main__ import main as reports_main
-from reports.exit_status import FINISHED_BROKEN
-from reports.record_file import TORN_FILE, lock_run_dir
+from reports.gate.exit_status import FINISHED_BROKEN
+from reports.run.record_file import TORN_FILE, lock_run_dir
 from tests_solvers import CORE_BENCH, PYTEST
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 

@@ -19,7 +19,7 @@ from fixtures.backends.base import (
     Request,
     Response,
 )
-from fixtures.runner import Trial, run_sync
+from fixtures.running.runner import Trial, run_sync
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.prompting import (
     build_request,

@@ -10,9 +10,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.baseline import Baseline, gate_failures, save_baseline
-from reports.sampled import sample_fields
-from reports.tables import cell_summary
+from reports.gate.baseline import Baseline, gate_failures, save_baseline
+from reports.stats.sampled import sample_fields
+from reports.tables.accuracy import cell_summary
 from solvers.cluster_stats import cluster_bootstrap_interval, holm, paired_drop_p
 from solvers.metrics import wilson_interval
 from solvers.sampling import summarize
@@ -139,7 +139,7 @@ def test_exact_sign_flip_p_matches_its_draws():
 
 
 def test_mcq_consistency_across_option_orders_beside_pooled_accuracy():
-    from reports.mcq_tables import order_consistency
+    from reports.tables.mcq import order_consistency
 
     rights = {"q1": [1, 1, 1], "q2": [1, 1, 0], "q3": [0, 1, 0]}  # per repeat (option order)
     frame = pd.DataFrame([{"item_id": q, "correct": bool(c), "error_class": None,
@@ -153,7 +153,7 @@ def test_mcq_consistency_across_option_orders_beside_pooled_accuracy():
 
 
 def test_compare_pairs_items_and_corrects_across_cells():
-    from reports.sampled_gate import format_sampled_comparison, sampled_comparison
+    from reports.gate.sampled import format_sampled_comparison, sampled_comparison
 
     same = sampled_comparison(chance_run(0), chance_run(1))
     assert len(same) == 36 and (same["n_items"] > 0).all()
@@ -167,7 +167,7 @@ def test_compare_pairs_items_and_corrects_across_cells():
 
 
 def test_every_sample_is_a_row_for_the_glmm():
-    from reports.sampled import every_sample
+    from reports.stats.sampled import every_sample
 
     run = chance_run(0).head(5)
     rows = every_sample(run)
@@ -178,7 +178,7 @@ def test_every_sample_is_a_row_for_the_glmm():
 
 
 def test_the_modality_figure_plots_the_mean_over_samples_with_its_item_interval():
-    from reports.figures import accuracy_by_modality, modality_accuracy
+    from reports.figures.paper import accuracy_by_modality, modality_accuracy
 
     run = chance_run(0)
     table = modality_accuracy(run).set_index(["task", "model", "modality"])

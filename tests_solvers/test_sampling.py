@@ -14,9 +14,9 @@ import pytest
 from fixtures.backends.base import GenerationSettings
 from fixtures.backends.offline import ChanceBackend, OracleBackend
 from fixtures.backends.scripted import ScriptedBackend
-from fixtures.cached_backend import KEY_VERSION, cache_key
-from fixtures.runner import Trial, run_trial_sync
-from fixtures.sampling import SampledResult, sample_seed, sample_settings
+from fixtures.running.runner import Trial, run_trial_sync
+from fixtures.running.sampling import SampledResult, sample_seed, sample_settings
+from fixtures.sending.cached_backend import KEY_VERSION, cache_key
 from fixtures.tasks.catalog import items_for
 from fixtures.tasks.prompting import build_request
 from solvers.sampling import (
@@ -171,7 +171,7 @@ class _Options:
     ({"top_p": 1.5}, "--top-p must be above 0"),
 ])
 def test_bad_sampling_options_are_one_usage_error(given, message):
-    from fixtures.run_options import _check_sampling
+    from fixtures.running.run_options import _check_sampling
 
     with pytest.raises(pytest.UsageError, match=message):
         _check_sampling(_Options(**given))

@@ -17,7 +17,7 @@ import subprocess
 from pathlib import Path
 
 from fixtures.tasks.catalog import items_for
-from reports.compare import compare_runs
+from reports.builders.compare import compare_runs
 from solvers.sampling import binary_agreement, binary_majority_accuracy
 from tests_solvers import CORE_BENCH, PYTEST, trial_row
 from tests_solvers.fakes.openai_server import FakeOpenAIServer, text

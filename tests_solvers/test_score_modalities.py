@@ -22,7 +22,7 @@ from fixtures.backends.gemini import GeminiBackend
 from fixtures.backends.openai_compat import OpenAICompatBackend
 from fixtures.backends.options import BackendOptions
 from fixtures.backends.retry import RetryPolicy
-from fixtures.runner import Trial, run_sync, run_trial_sync
+from fixtures.running.runner import Trial, run_sync, run_trial_sync
 from fixtures.stimuli.engrave import score_png_path
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.prompting import (
@@ -32,7 +32,7 @@ from fixtures.tasks.prompting import (
     build_request,
     identifiers,
 )
-from reports.tables import cell_summary, table1
+from reports.tables.accuracy import cell_summary, table1
 from tests_solvers.fakes.gemini_server import FakeGeminiServer, decode_bytes, field_of
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 from tests_solvers.test_tables import failed, make_record

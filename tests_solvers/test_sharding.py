@@ -14,9 +14,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from fixtures.backends.base import Response
-from fixtures.response_cache import CacheError, ResponseCache
-from fixtures.shard import expected_cost
-from reports.shards import shard_set_problem
+from fixtures.plugins.shard import expected_cost
+from fixtures.sending.response_cache import CacheError, ResponseCache
+from reports.run.shards import shard_set_problem
 from solvers.sharding import assign_shards, parse_shard, shard_costs
 from tests_solvers import CORE_BENCH, PYTEST
 from tests_solvers.fakes.openai_server import FakeOpenAIServer

@@ -15,15 +15,15 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from reports.compare import compare_runs
-from reports.stats import (
+from reports.builders.compare import compare_runs
+from reports.stats.inference import (
     GLMM_COLUMNS,
     PAIRED_COLUMNS,
     format_comparison,
     glmm_by_task,
     paired_comparison,
 )
-from reports.tables import load_records
+from reports.tables.accuracy import load_records
 from tests_solvers import CORE_BENCH, PYTEST
 
 REPO_ROOT = Path(__file__).resolve().parent.parent

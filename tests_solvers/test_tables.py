@@ -11,7 +11,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from reports.tables import (
+from reports.tables.accuracy import (
     CELL_KEYS,
     cell_summary,
     load_records,

@@ -1,4 +1,5 @@
-"""The hearing profile in a report (reports/thresholds.py and friends), from synthetic records.
+"""The hearing profile in a report (reports/stats/thresholds.py and friends), from synthetic
+records.
 
 Records carry the real catalog items' parameters (the graded level is read from ``params``, as
 in a run); the outcomes come from scripted observers: an oracle, a guesser and an observer with
@@ -11,9 +12,9 @@ import numpy as np
 import pandas as pd
 
 from fixtures.pitch.catalog import pitch_items
-from reports.html import render_report
-from reports.threshold_section import FIGURE_NAME, TITLE, threshold_section
-from reports.thresholds import graded_items, profile_table, threshold_summary
+from reports.builders.threshold_section import FIGURE_NAME, TITLE, threshold_section
+from reports.html.page import render_report
+from reports.stats.thresholds import graded_items, profile_table, threshold_summary
 from solvers.psychometric import ABOVE_RANGE, BELOW_RANGE, FITTED, NO_THRESHOLD, proportion_correct
 
 OBSERVER_CENTS = 30.0

@@ -19,7 +19,6 @@ import pandas as pd
 import pytest
 from statsmodels.stats.proportion import proportion_confint
 
-from fixtures import runner
 from fixtures.backends.base import GenerationSettings
 from fixtures.backends.offline import OracleBackend
 from fixtures.mcq import presentation
@@ -27,14 +26,15 @@ from fixtures.mcq import trial as mcq_trial
 from fixtures.mcq.synthetic import make_synthetic
 from fixtures.pitch import questions
 from fixtures.pitch import trial as pitch_trial
-from fixtures.runner import Trial, run_trial_sync
-from fixtures.task_version import task_version
+from fixtures.running import runner
+from fixtures.running.runner import Trial, run_trial_sync
+from fixtures.running.task_version import task_version
 from fixtures.tasks import prompting
 from fixtures.tasks import suite as suite_module
 from fixtures.tasks.catalog import items_for
 from fixtures.tasks.suite import CORE
-from reports.cells import cell_numbers
-from reports.tables import load_records
+from reports.tables.accuracy import load_records
+from reports.tables.cells import cell_numbers
 from solvers.metrics import cell_numbers as numbers_from_counts
 from solvers.trial_record import (
     DETAILS,

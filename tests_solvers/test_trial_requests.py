@@ -14,7 +14,7 @@ from fixtures.backends.base import (
     GenerationSettings,
 )
 from fixtures.backends.scripted import ScriptedBackend
-from fixtures.runner import Trial, run_trial_sync
+from fixtures.running.runner import Trial, run_trial_sync
 from fixtures.stimuli import midi_text
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.definitions import TASKS

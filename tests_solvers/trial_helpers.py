@@ -12,7 +12,7 @@ from fixtures.backends.base import (
     GenerationSettings,
 )
 from fixtures.backends.scripted import ScriptedBackend
-from fixtures.runner import Trial, TrialResult, run_trial_sync
+from fixtures.running.runner import Trial, TrialResult, run_trial_sync
 from fixtures.tasks.catalog import TASK_NAMES, items_for
 from fixtures.tasks.definitions import TASKS
 from fixtures.tasks.prompting import (

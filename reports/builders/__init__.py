@@ -1,0 +1,1 @@
+"""Building a run's report: every artefact, its sections, comparing runs."""

@@ -1,0 +1,1 @@
+"""The report as one self-contained HTML page and its views."""

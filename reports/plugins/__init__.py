@@ -1,0 +1,1 @@
+"""pytest plugins of the reports: trial records in, reports out; failure lines."""

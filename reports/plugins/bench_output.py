@@ -1,0 +1,52 @@
+"""How a benchmark run prints its failures: one ``FAILED <trial> - <why>`` line each.
+
+A wrong answer is a result, not a bug to debug, so a run over ``bench/`` shows no tracebacks
+unless the user asks for them with ``--tb``. pytest prints a failure's whole message in its
+short summary when it thinks it runs in CI (``$CI`` set), and assertion rewriting adds
+``assert False`` and ``where ...`` lines to it; a bench trial's message is cut to its first line
+so the output reads the same on a laptop and in CI.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def is_bench_run(config: pytest.Config) -> bool:
+    """Whether the run's paths are inside ``bench/`` (``pytest`` alone runs ``testpaths``)."""
+    bench = REPO_ROOT / "bench"
+    paths = [Path(config.invocation_params.dir, arg.split("::")[0]).resolve()
+             for arg in config.args]
+    return bool(paths) and all(path == bench or bench in path.parents for path in paths)
+
+
+ONE_LINE = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """An xdist worker receives the controller's ``--tb=no`` and trims its own reports."""
+    bench = is_bench_run(config)
+    if config.option.tbstyle == "auto" and bench:
+        config.option.tbstyle = "no"
+    config.stash[ONE_LINE] = bench and config.option.tbstyle == "no"
+    snapshots = config.pluginmanager.get_plugin("syrupy")
+    if bench and snapshots is not None:
+        # a bench run has no snapshot to check; left in, the snapshot plugin prints its
+        # summary and a warning about missing worker reports when the run is interrupted
+        config.pluginmanager.unregister(snapshots)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call):
+    outcome = yield
+    report = outcome.get_result()
+    if not (report.failed and item.config.stash.get(ONE_LINE, False)):
+        return
+    crash = getattr(report.longrepr, "reprcrash", None)
+    if crash is not None and "\n" in crash.message:
+        crash.message = crash.message.split("\n", 1)[0]

@@ -1,0 +1,1 @@
+"""One run on disk: its records, identity, header, resume, output paths, shards."""

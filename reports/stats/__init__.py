@@ -1,0 +1,1 @@
+"""Inferential statistics: GLMMs, sampled runs, psychometric thresholds."""

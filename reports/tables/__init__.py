@@ -1,0 +1,1 @@
+"""The report's tables: accuracy cells per family, controls, factors, humans."""
