@@ -195,12 +195,14 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             without_non_answers(spell_numbers(join_octave(text)))
 
     def read(text: str, source: str) -> Result:
-        stated = stated_clause(text) if source in FALLBACK_SOURCES else None
+        # the clause is found after the reference is blanked, so a reference said before the
+        # predicate ("The reference note is E4; the tone below it is C#4.") is no other pitch
+        stated = stated_clause(prepared(text)) if source in FALLBACK_SOURCES else None
         if stated is None:
             return read_alternatives(prepared(text), read_one, source=source)
         before, clause = stated  # "…, so my estimate is 72 (±1).": read from the predicate
-        answer = read_alternatives(prepared(clause), read_one, source="stated")
-        said_before = read_one(prepared(before))[0] if before.strip() else None
+        answer = read_alternatives(clause, read_one, source="stated")
+        said_before = read_one(before)[0] if before.strip() else None
         if answer[0] is not None and said_before not in (None, answer[0]):
             return None, HEDGE  # "It's C4, but my estimate is 72."
         return answer

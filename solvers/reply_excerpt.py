@@ -19,8 +19,11 @@ WORD = re.compile(r"[^\W_]+")
 ANSWER_CONTENT = re.compile(r"[^\s.,;:!?'\"`()\[\]{}<>*_\-\u2013\u2014=/|~]")
 # A sentence ends at . ! ? or ; unless the point is inside a number ("277.18", "00:01.50"),
 # or ends an ellipsis that the sentence goes on after in lower case ("Yes... or no.").
-SENTENCE_END = re.compile(r"(?<!\d)[.!?;](?=\s|$)(?!(?<=\.\.\.)\s+[a-z])"
-                          r"|(?<=\d)[.!?;](?=\s|$)")
+# The dot of an option label ("A. Piano or C. Bass.": a lone capital letter, then a capitalised
+# word) is not a sentence end: splitting there would leave "Bass." as a last sentence.
+SENTENCE_END = re.compile(r"(?<!\d)(?<![\s(*][A-H])(?<!^[A-H])[.!?;](?=\s|$)"
+                          r"(?!(?<=\.\.\.)\s+[a-z])|(?<=\d)[.!?;](?=\s|$)"
+                          r"|(?<=[\s(*][A-H])\.(?=\s|$)(?!\s+[A-Z][a-z])|(?<=^[A-H])\.(?=\s|$)(?!\s+[A-Z][a-z])")
 MAX_BLOCK_LINES = 40
 _JSON_OBJECT = re.compile(r"\{[^{}]*\}")
 _JSON_KEYS = ("final_answer", "answer", "choice", "option", "prediction", "label", "result")
