@@ -17,6 +17,7 @@ from .elimination import option_left
 from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import EXPLICIT_SOURCES, HEDGE, Reading, ValueReader, read_reply
 
+MAX_ELIMINATION_CHARS = 6000  # the elimination reads the whole reply: a long answer's size
 WHOLE_REPLY = "whole_reply"  # the answer_source of an answer read from the reply as a whole
 # "… make the answer (b).": a closing that names the answer after its reasons.
 _ANSWER_MADE = re.compile(r"\b(?:make|makes|made|making)\s+(?:the|my)\s+(?:answer|choice)\s+"
@@ -40,6 +41,8 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
         return unless_asking_back(said, reply)
     if reading.source in EXPLICIT_SOURCES:
         return reading  # a committed answer line that names nothing stays no answer
+    if len(reply) > MAX_ELIMINATION_CHARS:
+        return reading  # a reply read whole must be a reply's length (a megabyte is no answer)
     text = clean_markup(unify_line_breaks(unicodedata.normalize("NFKC", reply)))
     left = option_left(text, reader)
     if left is None:
