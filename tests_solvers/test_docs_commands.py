@@ -153,8 +153,17 @@ def stand_ins(tmp_path_factory) -> dict[str, str]:
     }
 
 
+_SHELL_OPERATORS = frozenset({"|", "||", "&&", ";", ">", ">>", "2>&1", "&"})
+
+
 def _split(command: DocCommand) -> tuple[dict[str, str], list[str]]:
+    """The environment and words of the command's first stage (``... -q | cat`` runs ``... -q``:
+    what the pipe feeds is the shell's business, not eartest's)."""
     words = shlex.split(command.text)
+    for index, word in enumerate(words):
+        if word in _SHELL_OPERATORS:
+            words = words[:index]
+            break
     env = {}
     while words and ASSIGNMENT.fullmatch(words[0]):
         name, value = words.pop(0).split("=", 1)

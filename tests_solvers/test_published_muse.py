@@ -149,19 +149,35 @@ def test_replies_are_read_with_the_tasks_options(tmp_path, task, reply, answer):
     assert result.parsed_answer == answer and result.error_class is None
 
 
-def test_the_listener_declines_cleanly(tmp_path):
-    """The built-in listener has no ear for these tasks: its reply is a refusal, read as no
-    option named (a wrong answer), never an exception."""
+@pytest.mark.parametrize("task", tasks())
+def test_the_listener_declines_cleanly(tmp_path, task):
+    """The built-in listener has no ear for MUSE's own questions: its reply is a refusal, read
+    as no option named (a wrong answer) for every task, never an exception nor an answer (the
+    refusal names the task, whose words once read as a yes: "... task 'key_modulation'")."""
     from fixtures.backends.listener import _answer
 
     root = stimuli_root(str(write_replica(tmp_path / "MUSE")))
-    trial = PublishedMuseTrial("listener", "zero", "standalone", items("oddball")[0],
+    trial = PublishedMuseTrial("listener", "zero", "standalone", items(task)[0],
                                Coverage(root))
     request = build_request(trial, GenerationSettings())
     reply = _answer(request.question, [root / c for c in trial.item.clips], "")
     result = PublishedMuseResult(trial, "listener", "")
     trial.judge_reply(result, reply)
-    assert not result.correct and result.error_class == "no_option_named"
+    assert not result.correct and result.error_class == "no_option_named", (reply, result)
+
+
+@pytest.mark.parametrize("task", ["key_modulation", "oddball", "chord_sequence"])
+@pytest.mark.parametrize("reply", [
+    "I cannot answer questions about {words}.",
+    "I can\u2019t say whether {words} is present.",
+    "I can't determine the {words} from this clip.",
+])
+def test_a_refusal_naming_the_question_answers_nothing(tmp_path, task, reply):
+    root = stimuli_root(str(write_replica(tmp_path / "MUSE")))
+    trial = PublishedMuseTrial("m", "zero", "cot", items(task)[0], Coverage(root))
+    result = PublishedMuseResult(trial, "m", "")
+    trial.judge_reply(result, reply.format(words=task.replace("_", " ")))
+    assert result.parsed_answer is None and result.error_class == "no_option_named"
 
 
 @pytest.mark.parametrize("make", [lambda tmp: tmp / "absent", lambda tmp: tmp])
