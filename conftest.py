@@ -18,5 +18,5 @@ if _worker or "NUMBA_CACHE_DIR" not in os.environ:
 pytest_plugins = [
     "reports.plugins.report", "reports.plugins.bench_output", "reports.gate.baseline",
     "fixtures.plugins.trials", "fixtures.plugins.models", "fixtures.plugins.shard",
-    "fixtures.plugins.human",
+    "fixtures.plugins.human", "fixtures.plugins.staircase_schedule",
 ]

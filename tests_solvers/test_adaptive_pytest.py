@@ -102,3 +102,33 @@ def test_an_unknown_experiment_is_one_clear_error():
     assert result.returncode == 4
     assert "--adaptive: unknown or non-adaptive experiment(s) zz; valid: d2" in result.stderr
     assert "Traceback" not in result.stdout + result.stderr
+
+
+def test_each_staircase_is_one_unit_of_scheduling_under_loadgroup():
+    """xdist's loadgroup reads an ``@group`` suffix that pytest 9 never shows it; eartest's
+    scheduler (fixtures/plugins/staircase_schedule.py) groups a staircase's slots by their ids."""
+    from fixtures.plugins.staircase_schedule import staircase_scope
+
+    listed = run("--model", "chance", "--collect-only")
+    ids = [line for line in listed.stdout.splitlines() if "::" in line]
+    assert len(ids) == SLOTS * len(PLANS["d2"].conditions), listed.stdout[-2000:]
+    scopes: dict[str, list[str]] = {}
+    for nodeid in ids:
+        scopes.setdefault(staircase_scope(nodeid), []).append(nodeid)
+    assert len(scopes) == len(PLANS["d2"].conditions)
+    for members in scopes.values():
+        assert [m.rsplit("-t", 1)[1] for m in members] == [f"{n:02d}]" for n in range(SLOTS)]
+    assert staircase_scope("bench/x.py::test_y[a-b]@grp") == "grp"
+    assert staircase_scope("bench/x.py::test_y[a@b]") == "bench/x.py::test_y[a@b]"
+
+
+def test_two_workers_ask_each_slot_once(tmp_path):
+    """Under ``-n 2 --dist loadgroup`` no worker re-asks another's earlier slots."""
+    with FakeOpenAIServer(default=text("Final Answer: first")) as server:
+        done = run("--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
+                   "--cache-path", str(tmp_path / "responses.sqlite"), "-k", "g500 or g1000",
+                   "-n", "2", "--dist", "loadgroup", "--run-dir", str(tmp_path / "a"))
+        asked = server.count
+    assert done.returncode in (0, 1), done.stdout[-3000:] + done.stderr[-3000:]
+    assert asked == 2 * SLOTS
+    assert all(follows_the_staircase(steps) for steps in staircases(tmp_path / "a").values())
