@@ -25,8 +25,10 @@ $(STAMP): pyproject.toml
 lint: setup
 	$(BIN)/ruff check .
 
+# --dist loadfile: a test file runs on one worker, so a module-scoped fixture (one bench run
+# that several tests assert on) is built once, not once on each worker that got a share.
 test: setup lint
-	$(BIN)/python -m pytest tests_solvers -n $(JOBS) -q -p no:randomly --durations=25
+	$(BIN)/python -m pytest tests_solvers -n $(JOBS) --dist loadfile -q -p no:randomly --durations=40
 	$(BIN)/python -m pytest bench --ignore=bench/test_pitch --model oracle -n $(JOBS) -q --no-report \
 		--baseline reports/baselines/oracle.json --baseline-strict --gate 0.01
 	$(BIN)/python -m pytest bench --ignore=bench/test_pitch --model chance -n $(JOBS) -q --no-report -rN \
@@ -57,7 +59,7 @@ labels: setup
 # Gemini server, the HF export and manifest round trips on every strategy, oracle serial
 # against xdist on every trial, the listener's controls acceptance run on every task
 e2e: setup
-	EARTEST_E2E=all $(BIN)/python -m pytest tests_solvers/test_models_plugin.py tests_solvers/test_export_hf.py tests_solvers/test_manifest_bench.py tests_solvers/test_bench_plugin.py tests_solvers/test_controls_report.py -n $(JOBS) -q -p no:randomly
+	EARTEST_E2E=all $(BIN)/python -m pytest tests_solvers/test_models_plugin.py tests_solvers/test_export_hf.py tests_solvers/test_manifest_bench.py tests_solvers/test_bench_plugin.py tests_solvers/test_controls_report.py -n $(JOBS) --dist loadfile -q -p no:randomly
 
 clean:
 	rm -rf $(VENV) .cache reports/out .pytest_cache .hypothesis
