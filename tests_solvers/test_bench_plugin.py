@@ -10,6 +10,7 @@ import math
 import os
 import subprocess
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -85,18 +86,37 @@ def test_selection(selection, count):
     assert len(ids) == count, result.stdout[-500:]
 
 
-def test_oracle_passes_everything_with_identical_records_under_xdist(tmp_path):
+@dataclass
+class OracleRuns:
+    """The oracle over one slice, serially and under ``-n 2`` with a JSON report."""
+
+    root: Path  # run dirs ``serial`` and ``parallel``, and ``report.json``
+    expected: int  # trials in the slice
+    serial: subprocess.CompletedProcess
+    parallel: subprocess.CompletedProcess
+
+
+@pytest.fixture(scope="module")
+def oracle_runs(tmp_path_factory) -> OracleRuns:
     # every core trial under make e2e; make test: the zero-shot half (make test's own oracle
     # run, under -n, passes all 1,008 against the strict baseline)
     sample, expected = ([], 1008) if FULL_E2E else (["-m", "zero"], 504)
-    serial = run_bench("--model", "oracle", *sample, run_dir=tmp_path / "serial")
+    root = tmp_path_factory.mktemp("oracle_runs")
+    serial = run_bench("--model", "oracle", *sample, run_dir=root / "serial")
+    parallel = run_bench("--model", "oracle", "-n", "2", *sample, "--json-report",
+                         f"--json-report-file={root / 'report.json'}",
+                         run_dir=root / "parallel")
+    return OracleRuns(root, expected, serial, parallel)
+
+
+def test_oracle_passes_everything_with_identical_records_under_xdist(oracle_runs):
+    serial, parallel, expected = oracle_runs.serial, oracle_runs.parallel, oracle_runs.expected
     assert serial.returncode == 0, serial.stdout[-2000:]
     assert f"{expected} passed" in serial.stdout
-    parallel = run_bench("--model", "oracle", "-n", "2", *sample,
-                         run_dir=tmp_path / "parallel")
     assert parallel.returncode == 0, parallel.stdout[-2000:]
     assert f"{expected} passed" in parallel.stdout
-    a, b = read_records(tmp_path / "serial"), read_records(tmp_path / "parallel")
+    a = read_records(oracle_runs.root / "serial")
+    b = read_records(oracle_runs.root / "parallel")
     assert len(a) == expected
     assert a.keys() == b.keys()
     for key in a:
@@ -153,25 +173,22 @@ def test_last_failed_reruns_only_the_failures(tmp_path):
     assert f"{failed} failed" in second.stdout
 
 
-def test_json_report_carries_the_records_from_xdist_workers(tmp_path):
-    report = tmp_path / "report.json"
-    result = run_bench(
-        "--model", "oracle", "-m", "chord and midi and zero and standalone", "-n", "2",
-        "--json-report", f"--json-report-file={report}", run_dir=tmp_path / "run",
-    )
-    assert result.returncode == 0, result.stdout[-1000:]
-    tests = json.loads(report.read_text())["tests"]
-    assert len(tests) == 44
+def test_json_report_carries_the_records_from_xdist_workers(oracle_runs):
+    assert oracle_runs.parallel.returncode == 0, oracle_runs.parallel.stdout[-1000:]
+    tests = json.loads((oracle_runs.root / "report.json").read_text())["tests"]
+    assert len(tests) == oracle_runs.expected
     carried = {t["user_properties"][0]["eartest_record"]["trial_id"] for t in tests}
-    assert carried == set(r["trial_id"] for r in read_records(tmp_path / "run").values())
-    assert len(carried) == 44
+    recorded = read_records(oracle_runs.root / "parallel").values()
+    assert carried == {r["trial_id"] for r in recorded}
+    assert len(carried) == oracle_runs.expected
 
 
-def test_a_run_dir_holds_one_run(tmp_path):
-    args = ("--model", "oracle", "-m", "chord and midi and zero and standalone")
-    first = run_bench(*args, run_dir=tmp_path)
-    assert first.returncode == 0
-    again = run_bench(*args, run_dir=tmp_path)
+def test_a_run_dir_holds_one_run(oracle_runs):
+    run_dir = oracle_runs.root / "serial"
+    held = (run_dir / "trials.jsonl").read_bytes()
+    again = run_bench("--model", "oracle", "-m", "chord and midi and zero and standalone",
+                      run_dir=run_dir)
     assert again.returncode == 4
     assert "already holds a run's records" in again.stderr
-    assert len(read_records(tmp_path)) == 44
+    assert (run_dir / "trials.jsonl").read_bytes() == held
+    assert len(read_records(run_dir)) == oracle_runs.expected

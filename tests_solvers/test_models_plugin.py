@@ -12,6 +12,8 @@ import signal
 import sqlite3
 import subprocess
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -94,20 +96,43 @@ def test_corrupt_response_cache_is_one_usage_error(tmp_path):
     assert str(cache) in result.stderr and "Traceback" not in result.stderr
 
 
-def test_second_run_sends_nothing_and_replay_needs_no_network(tmp_path):
-    cache = tmp_path / "responses.sqlite"
+@dataclass
+class SliceRun:
+    """One finished OpenAI run of the 132-trial slice that several tests assert on."""
+
+    root: Path  # the run dir ``a``, its response cache and its JSON report
+    server: FakeOpenAIServer  # still listening, so later runs can be counted against it
+    result: subprocess.CompletedProcess
+    sent: int  # requests the server had received when the run ended
+    common: list[str]  # the run's options but its run dir
+
+
+@pytest.fixture(scope="module")
+def slice_run(tmp_path_factory) -> Iterator[SliceRun]:
+    """The slice run by the real openai SDK with a secret key, report and JSON report on."""
+    root = tmp_path_factory.mktemp("openai_slice")
     with FakeOpenAIServer() as server:
         common = ["--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
-                  "--cache-path", str(cache), *SLICE, "--no-report"]
-        first = run(*common, "--run-dir", str(tmp_path / "a"))
-        assert first.returncode in (0, 1), first.stdout[-2000:] + first.stderr[-2000:]
-        sent = server.count
-        distinct = {t["request_hash"] for r in records(tmp_path / "a").values() for t in r["turns"]}
-        assert sent == len(distinct) > 132  # LogicLM repairs of the fake's reply are asked too
-        second = run(*common, "--run-dir", str(tmp_path / "b"), "-n", "2")
-        assert server.count == sent, "a re-run of a finished run must send nothing"
+                  "--cache-path", str(root / "responses.sqlite"), *SLICE]
+        result = run(*common, "--run-dir", str(root / "a"), "--json-report",
+                     f"--json-report-file={root / 'report.json'}",
+                     env={"OPENAI_API_KEY": SECRET})
+        yield SliceRun(root, server, result, server.count, common)
+
+
+def test_second_run_sends_nothing_and_replay_needs_no_network(slice_run, tmp_path):
+    first, server = slice_run.result, slice_run.server
+    assert first.returncode in (0, 1), first.stdout[-2000:] + first.stderr[-2000:]
+    distinct = {t["request_hash"] for r in records(slice_run.root / "a").values()
+                for t in r["turns"]}
+    assert slice_run.sent == len(distinct) > 132  # LogicLM repairs of the fake's reply too
+    common = [*slice_run.common, "--no-report"]
+    second = run(*common, "--run-dir", str(tmp_path / "b"), "-n", "2")
+    assert server.count == slice_run.sent, "a re-run of a finished run must send nothing"
+    # replay sends nothing: the server, still listening, counts no further request
     replay = run(*common, "--cache", "replay", "--run-dir", str(tmp_path / "c"))
-    a, b, c = records(tmp_path / "a"), records(tmp_path / "b"), records(tmp_path / "c")
+    assert server.count == slice_run.sent
+    a, b, c = records(slice_run.root / "a"), records(tmp_path / "b"), records(tmp_path / "c")
     assert len(a) == len(b) == len(c) == 132
     for trial_id in a:
         assert b[trial_id]["parsed_answer"] == a[trial_id]["parsed_answer"]
@@ -154,18 +179,15 @@ def test_a_killed_run_loses_no_answered_request(tmp_path):
     assert len(resumed_records) == 132
 
 
-def test_no_api_key_in_any_artifact(tmp_path):
-    cache = tmp_path / "responses.sqlite"
-    with FakeOpenAIServer() as server:
-        result = run("--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
-                     "--cache-path", str(cache), *SLICE, "--run-dir", str(tmp_path / "run"),
-                     "--json-report", f"--json-report-file={tmp_path / 'report.json'}",
-                     env={"OPENAI_API_KEY": SECRET})
-        assert any(r.headers.get("authorization") == f"Bearer {SECRET}" for r in server.requests)
+def test_no_api_key_in_any_artifact(slice_run):
+    result = slice_run.result
+    assert any(r.headers.get("authorization") == f"Bearer {SECRET}"
+               for r in slice_run.server.requests)
     assert result.returncode in (0, 1)
     assert SECRET not in result.stdout + result.stderr
-    artifacts = [p for p in tmp_path.rglob("*") if p.is_file()]
+    artifacts = [p for p in slice_run.root.rglob("*") if p.is_file()]
     assert any(p.name == "report.html" for p in artifacts)
+    assert any(p.name == "report.json" for p in artifacts)
     for path in artifacts:
         assert SECRET.encode() not in path.read_bytes(), path
 
