@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .sameness_phrases import sameness_rewrites
+
 # "did not notice any note that was changed", "no note that was altered": no change at all
 _DENIED_CHANGE = re.compile(
     r"\b(?:no|(?:(?:did|do|does|could|can)\s*(?:not\b|n['\u2019]t\b)|never)\s*(?:notice|hear"
@@ -57,6 +59,8 @@ def excepted_denial(text: str) -> bool:
 def rewrite_negations(text: str, of_sameness: bool) -> str:
     """``text`` with joined phrases and denied changes in the forms the reader reads;
     ``of_sameness`` says the question asks whether two things are the same."""
+    if of_sameness:
+        text = sameness_rewrites(text)
     for pattern, token in JOINED:
         text = pattern.sub(token, text)
     if of_sameness:

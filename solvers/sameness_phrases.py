@@ -1,0 +1,73 @@
+"""Sameness and difference said without "same" or "different" in so many words, rewritten to
+the forms the yes/no reader reads, for a question whether two things are the same
+(docs/reading.md, *Negation scope*, round 8). Pure text rewriting, no I/O.
+
+* a denied move is no difference: "Not one hit moved.", "No note shifted between the two",
+  "Nothing moved." (as "no note differs");
+* sameness with an exception that is a place in the music is a difference: "The rhythms are
+  identical apart from the second bar", "Except for the last note, the melodies are the same";
+  an exception of key, register, tempo or sound ("identical apart from the key") keeps them
+  the same, as does a difference said to be only that ("only the key differs", "the only
+  difference is the register", "they differ only in key");
+* the second played in another key or a step higher is a transposition: "the first one played
+  in a higher key", "the first melody moved up a fourth" (never with a turn after it: "…, but
+  the last note changes").
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = r"[^\W\d_]+"
+_DENIED_MOVE = re.compile(
+    rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?)((?:\s+{_WORD})"
+    r"{1,2}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?(?:moved|moves|shifted|shifts"
+    r"|displaced|altered|changed)\b(?![^.;:!?\n]*\b(?:until|till|before|after|later)\b)",
+    re.IGNORECASE)
+_NOTHING_MOVED = re.compile(r"\bnothing\s+(?:has\s+|was\s+)?(?:moved|shifted|displaced)\b"
+                            r"(?![^.;:!?\n]*\b(?:until|till|before|after|later)\b)", re.IGNORECASE)
+# What may differ while the compared things stay the same (a transposition, a faster take).
+_ASPECT = (r"(?:the\s+|their\s+|its\s+)?(?:overall\s+)?(?:key|keys|register|octave|pitch\s+level"
+           r"|starting\s+pitch|transposition|tempo|speed|instrument|instrumentation|timbre"
+           r"|sound|tone|dynamics|volume|loudness)")
+_ONLY_ASPECT = re.compile(
+    rf"(?<!\bnot\s)\b(?:only|just)\s+{_ASPECT}\s+(?:differs|differ|changes|changed|is\s+"
+    rf"different|varies)\b|\bthe\s+only\s+(?:difference|change)\s+(?:is|being)\s+{_ASPECT}\b"
+    rf"|\b(?:differ|differs|vary|varies)\s+only\s+in\s+{_ASPECT}\b"
+    rf"|\b(?:same|identical)\s+(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but"
+    rf"\s+for|aside\s+from)\s+{_ASPECT}\b(?=\s*[.;:!,\n]|\s*$)", re.IGNORECASE)
+_EXCEPT = r"(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but\s+for|aside\s+from)"
+_SAME_WORD = r"(?:the\s+same|identical|equivalent)"
+_SAME_EXCEPT = re.compile(rf"\b{_SAME_WORD}\s+{_EXCEPT}\s+(?P<what>{_WORD}[^.;:!?\n]*)",
+                          re.IGNORECASE)
+_EXCEPT_SAME = re.compile(rf"(?:^|(?<=[.;:!?\n]))\s*{_EXCEPT}\s+(?P<what>[^,.;:!?\n]+),"
+                          rf"(?P<rest>[^.;:!?\n]*\b{_SAME_WORD}\b)", re.IGNORECASE)
+_IS_ASPECT = re.compile(rf"\s*{_ASPECT}\b", re.IGNORECASE)
+_INTERVAL = (r"(?:semitones?|half[\s-]steps?|whole[\s-]steps?|tones?|steps?|seconds?|thirds?"
+             r"|fourths?|fifths?|sixths?|sevenths?|octaves?|intervals?)")
+_MOVED_KEY = re.compile(
+    r"\b(?:played|sung|repeated|restated|shifted|moved|raised|lowered|pitched|placed)\s+(?:up\s+"
+    r"|down\s+)?(?:(?:in|into|to|a)\s+(?:a\s+|another\s+|the\s+)?(?:higher|lower|different|new"
+    rf"|other)\s+key|(?:up|down)?\s*(?:by\s+)?(?:a|an|one|two|three|four|five|six|seven|\d+)"
+    rf"\s+(?:{_WORD}\s+)?{_INTERVAL}\s*(?:higher|lower|up|down)?)\b"
+    r"(?![^.;!?\n]*\b(?:but|except|however|though|although|apart|other\s+than|changed|altered)\b)",
+    re.IGNORECASE)
+
+
+def sameness_rewrites(text: str) -> str:
+    """``text`` with the module's phrases in the reader's forms (a question of sameness)."""
+    text = _DENIED_MOVE.sub(lambda m: f"no{m.group(1)} differs", text)
+    text = _NOTHING_MOVED.sub("nothing differs", text)
+    text = _ONLY_ASPECT.sub(" they are the same ", text)
+    text = _SAME_EXCEPT.sub(lambda m: m.group(0) if _IS_ASPECT.match(m.group("what"))
+                            else f"different; {m.group('what')}", text)
+    text = _EXCEPT_SAME.sub(_place_excepted, text)
+    return _MOVED_KEY.sub("transposed", text)
+
+
+def _place_excepted(match: re.Match) -> str:
+    """"Except for the last note, the melodies are the same": a difference, at a place."""
+    if _IS_ASPECT.match(match.group("what")):
+        return match.group(0)
+    rest = re.sub(_SAME_WORD, "different", match.group("rest"), count=1, flags=re.IGNORECASE)
+    return f" {match.group('what')}: {rest}"
