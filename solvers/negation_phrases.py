@@ -31,6 +31,12 @@ _NOTHING_CHANGES = re.compile(r"\bnothing\s+(?:really\s+)?(?:changes|changed|is\
 # "out-of-key" too, so a further negation turns it back.
 JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-key"),
           (re.compile(r"\bout\s+of\s+place\b", re.IGNORECASE), "out-of-place"),
+          # "an F natural, which clashes with the key", "foreign to the scale"
+          (re.compile(r"\b(?:clash(?:es|ed|ing)?\s+with|foreign\s+to|alien\s+to)\s+(?:the\s+)?"
+                      r"(?:(?:home|prevailing)\s+)?(?:key|scale|tonality)\b", re.IGNORECASE),
+           "out-of-key"),
+          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:belong|fit)\s+(?:in|to|into|with)?\s*(?:the\s+)?"
+                      r"(?:key|scale|tonality)\b", re.IGNORECASE), " out-of-key"),
           (re.compile(r"\bwrong\s+(?:notes?|pitch(?:es)?)\b", re.IGNORECASE), "out-of-key"),
           (re.compile(r"\b(sound(?:s|ed|ing)?)\s+wrong\b", re.IGNORECASE), r"\1 out-of-place"),
           (re.compile(r"\bsame\s+(?:home\s+)?(?:key|tonality|tonic|tonal\s+cent(?:er|re))\b",

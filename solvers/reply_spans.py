@@ -74,7 +74,7 @@ _SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting
 # (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
 # out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
 _CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
-                         r"|(?P<which>which\s+(?:is|gives|makes|means)\b[^,;]+))$", re.IGNORECASE)
+                         r"|(?P<which>which\s+(?:is|gives|makes|means|clash(?:es)?|[a-z]+s)\b[^,;]+))$", re.IGNORECASE)
 _RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b", re.IGNORECASE)
 
 
