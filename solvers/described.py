@@ -66,9 +66,21 @@ _NO_SHAPE = re.compile(r"\b(?:none|neither|several|many|repeatedly|again\s+and\s
                        r"merely|simply))\b", re.IGNORECASE)
 
 
+# "not one step goes upward" denies a direction of every step: the melody only goes the other.
+_NO_STEP = re.compile(r"\b(?:not\s+(?:one|a\s+single)|no)\s+(?:single\s+)?(?:step|note|interval"
+                      r"|move)s?\b", re.IGNORECASE)
+_SOME_STEPS = re.compile(r"\b(?:until|till|except|apart|after|peak|top|bottom|middle|half|end"
+                         r"|ends|then)\b", re.IGNORECASE)
+_FIRST_TO_LAST = re.compile(r"\bfrom\s+(?:the\s+)?(?:first|opening)\s+note\s+to\s+the\s+"
+                            r"(?:last|final|end)(?:\s+(?:one|note))?\b", re.IGNORECASE)
+
+
 def _contour(shapes: dict[str, str]) -> Said:
     def said(text: str) -> tuple[set[str], str | None]:
-        if not _WHOLE.search(text) or _PART.search(text) or _NO_SHAPE.search(text):
+        text = _FIRST_TO_LAST.sub(" every note ", text)  # the whole melody, not its first note
+        every_step = _NO_STEP.search(text) and not _SOME_STEPS.search(text)
+        text = _NO_STEP.sub("no step", text)  # "not one step goes up": "one step" is no part
+        if not (_WHOLE.search(text) or every_step) or _PART.search(text) or _NO_SHAPE.search(text):
             return set(), "no contour of the whole melody said"
         moves: list[str] = []
         denied: set[str] = set()
@@ -82,6 +94,8 @@ def _contour(shapes: dict[str, str]) -> Said:
                 denied.add(kind)  # "doesn't rise at all; every step goes down"
             elif not moves or moves[-1] != kind:
                 moves.append(kind)
+        if not moves and every_step and len(denied) == 1 and not turned:
+            moves = ["down" if "up" in denied else "up"]  # "not one step goes upward"
         shape = "_".join(moves)
         if not moves or (turned and len(moves) == 1) or shape not in shapes or denied & set(moves):
             return set(), "no contour said"

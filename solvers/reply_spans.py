@@ -74,8 +74,15 @@ _SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting
 # (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
 # out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
 _CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
-                         r"|(?P<which>which\s+(?:is|gives|makes|means|clash(?:es)?|[a-z]+s)\b[^,;]+))$", re.IGNORECASE)
-_RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b", re.IGNORECASE)
+                         r"|(?P<which>which\s+(?:is|gives|makes|means|[a-z]+s)\b[^,;]+))$"
+                         # "… and not a single kick or snare hit leaves the beat grid."
+                         r"|(?:[,;]\s*|\s+)(?:and|with)\s+(?P<none>(?:not\s+(?:a\s+single|one)|no"
+                         r"|none\s+of)\b[^,;]+)$", re.IGNORECASE)
+_LAST_CLAUSE = re.compile(r"[:;\u2014\u2013]\s*([^:;\u2014\u2013]+)$")
+_RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b"
+                         # or denies a property of the whole: "It never turns around: …"
+                         r"|\W*(?:it|this)\s+(?:never|(?:does|is)\s*(?:not\b|n['\u2019]t\b))",
+                         re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -299,10 +306,14 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
             if ends[0] != sentences[0] and _RULING_OUT.match(ends[0]):
-                ends.append(sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013"))
+                rest = sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013")
+                closing = _LAST_CLAUSE.search(rest)  # "…, and it doesn't dip either: every note
+                ends.append(closing.group(1) if closing and _word_count(rest)  # is higher …"
+                            > MAX_FALLBACK_WORDS else rest)
             conclusion = _CONCLUSION.search(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
-                ends.append(conclusion.group("rest") or conclusion.group("which"))
+                ends.append(conclusion.group("rest") or conclusion.group("which")
+                            or conclusion.group("none"))
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
