@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 
 from .choices import ChoiceReader
 from .clip_comparison import ClipComparison, clip_letters, compared_property
+from .drum_kit import drum_kit, drum_kit_letter
 from .reply_spans import HEDGE
 
 Said = Callable[[str], "tuple[set[str], str | None]"]  # a span -> (answers, why none)
@@ -224,6 +225,8 @@ def described_reader(reader: ChoiceReader, more: str | None = None) -> Described
         said.append(_meter(groups))
     if (letter := _no_vocals_letter(options)) is not None:
         said.append(_no_vocals(letter))
+    if (letter := drum_kit_letter(options)) is not None:
+        said.append(drum_kit(letter))
     compared = None
     if (letters := clip_letters(options)) and (adjective := compared_property(options, more)):
         compare = ClipComparison(letters, adjective)
