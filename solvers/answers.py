@@ -242,10 +242,11 @@ def _noun_phrase(words: list[str], start: int) -> list[str]:
     """The words after a same/different adjective up to the end of its noun phrase."""
     if words[start:start + 1] and words[start] in _COMPARED_WITH:
         compared = words[start + 1:start + 4]
-        if set(compared[:next((i for i, w in enumerate(compared) if w in _PHRASE_END),
-                              len(compared))]) <= _COMPARED_OBJECTS:
-            return []  # "not the same as the first", "different from the other one"
-        return words[start:start + 2]  # "the same as the first chord": a part
+        compared = compared[:next((i for i, w in enumerate(compared) if w in _PHRASE_END),
+                                  len(compared))]
+        # "not the same as the first", "different from the other loop": a statement of the
+        # compared things; "the same as the first chord" names a part (no compared noun)
+        return [word for word in compared if word not in _COMPARED_OBJECTS] or []
     phrase: list[str] = []
     for word in words[start:start + _MAX_PHRASE_WORDS]:
         if word in _PHRASE_END:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import re
 
 RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
-                         r"thought|on reflection|let me (?:re-?check|correct|recount)|re-?count"
+                         r"thought|on reflection|let me (?:re-?check|correct|recount|fix|amend"
+                         r"|change|update|redo|revise)|re-?count"
                          r"|re-?listening|(?:listening|looking) again|I was wrong|scratch that"
                          r"|I mis-?spoke"
                          r"|on (?:a )?(?:second|closer|further|another) listen(?:ing)?)\b",

@@ -38,8 +38,10 @@ _ONLY_ASPECT = re.compile(
     rf"\s+for|aside\s+from)\s+{_ASPECT}\b(?=\s*[.;:!,\n]|\s*$)", re.IGNORECASE)
 _EXCEPT = r"(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but\s+for|aside\s+from)"
 _SAME_WORD = r"(?:the\s+same|identical|equivalent)"
-_SAME_EXCEPT = re.compile(rf"\b{_SAME_WORD}\s+{_EXCEPT}\s+(?P<what>{_WORD}[^.;:!?\n]*)",
-                          re.IGNORECASE)
+_SAME_EXCEPT = re.compile(rf"\b(?:{_SAME_WORD}|match|matches|line\s+up|lines\s+up)(?:\s+(?:"
+                          rf"{_WORD}\s+for\s+{_WORD}|exactly|completely|entirely|perfectly"
+                          rf"|throughout|everywhere))?,?\s+{_EXCEPT}\s+(?P<what>{_WORD}"
+                          r"[^.;:!?\n]*)", re.IGNORECASE)
 _EXCEPT_SAME = re.compile(rf"(?:^|(?<=[.;:!?\n]))\s*{_EXCEPT}\s+(?P<what>[^,.;:!?\n]+),"
                           rf"(?P<rest>[^.;:!?\n]*\b{_SAME_WORD}\b)", re.IGNORECASE)
 _IS_ASPECT = re.compile(rf"\s*{_ASPECT}\b", re.IGNORECASE)
@@ -59,10 +61,18 @@ def sameness_rewrites(text: str) -> str:
     text = _DENIED_MOVE.sub(lambda m: f"no{m.group(1)} differs", text)
     text = _NOTHING_MOVED.sub("nothing differs", text)
     text = _ONLY_ASPECT.sub(" they are the same ", text)
-    text = _SAME_EXCEPT.sub(lambda m: m.group(0) if _IS_ASPECT.match(m.group("what"))
-                            else f"different; {m.group('what')}", text)
+    text = _SAME_EXCEPT.sub(_same_except, text)
     text = _EXCEPT_SAME.sub(_place_excepted, text)
     return _MOVED_KEY.sub("transposed", text)
+
+
+def _same_except(match: re.Match) -> str:
+    """"identical apart from the second bar" is "different; the second bar" ("match except
+    for bar four" is "differ; bar four"); an exception of an aspect stays as it is."""
+    if _IS_ASPECT.match(match.group("what")):
+        return match.group(0)
+    said = "different" if re.match(_SAME_WORD, match.group(0), re.IGNORECASE) else "differ"
+    return f"{said}; {match.group('what')}"
 
 
 def _place_excepted(match: re.Match) -> str:
