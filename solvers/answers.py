@@ -20,6 +20,7 @@ from functools import partial
 from .choices import ChoiceReader
 from .negation_phrases import excepted_denial, rewrite_negations
 from .reply_spans import HEDGE, Reading, read_reply
+from .sameness_phrases import without_aspect_exception
 
 SAME_MELODY_SENTENCE = "Yes, these are the same melody."
 DIFFERENT_MELODY_SENTENCE = "No, these are not the same melody."
@@ -331,9 +332,12 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     (same/different...) do; a sentence opening with yes/no outranks reasoning sentences
     before it."""
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
+    of_sameness = _DIFFER_VERBS <= phrases.no
+    if of_sameness:  # "Nothing differs except the starting pitch": a transposition
+        text = without_aspect_exception(text)
     if _UNCERTAIN.search(text) or excepted_denial(text):
         return None, "uncertain answer"  # "maybe", "Nothing changes except the last note."
-    text = rewrite_negations(text, of_sameness=_DIFFER_VERBS <= phrases.no)
+    text = rewrite_negations(text, of_sameness=of_sameness)
     text = _QUANTIFIED_NO.sub(partial(_quantify, phrases=phrases), text)
     said = {"no" if (first or last).casefold() in _NO else "yes"
             for first, last in _SAID.findall(text)}

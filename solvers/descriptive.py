@@ -74,11 +74,15 @@ _SUBJECT = re.compile(
 _RELATIVE = re.compile(r"\W*(?:which|that)\s+(?:is|was|are|makes?|gives?|sounds?\s+like)\b",
                        re.IGNORECASE)
 _HEARING = re.compile(rf"\W*{_CONNECTIVE}(?:i|we)\s+(?:can\s+)?(?:hear|heard|detect|detected)\b"
-                      r"|\W*(?:a|my|the)\s+(?:good|safe|fair|best)\s+guess\s+(?:is|would\s+be)\b",
+                      r"|\W*(?:a|my|the)\s+(?:good|safe|fair|best)\s+guess\s+(?:here\s+|for\s+(?:this|it)\s+)?"
+                      r"(?:is|would\s+be)\b",
                       re.IGNORECASE)
 _EVIDENCE = re.compile(
     r"\b(?:points?|pointing)\s+(?:\w+ly\s+)?to|\b(?:suggests?|indicates?|gives?|means?|signals?|confirms?"
-    r"|makes?\s+(?:it|this|that))\b|\badds?\s+up\s+to\b", re.IGNORECASE)
+    r"|makes?\s+(?:it|this|that))\b|\badds?\s+up\s+to\b"
+    # "which puts this loop at medium-high syncopation"
+    r"|\b(?:puts?|places?)\s+(?:it|this|that|(?:the|this|that)\s+\w+)\s+(?:at|in)\b",
+    re.IGNORECASE)
 _PART = re.compile(r"\b(?:third|fifth|seventh|root|bass|top|bottom|interval|accompaniment"
                    r"|background|intro|outro|ending|start|opening|first\s+note|last\s+note)\b",
                    re.IGNORECASE)

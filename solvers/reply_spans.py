@@ -78,6 +78,7 @@ _CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\
                          # "… and not a single kick or snare hit leaves the beat grid."
                          r"|(?:[,;]\s*|\s+)(?:and|with)\s+(?P<none>(?:not\s+(?:a\s+single|one)|no"
                          r"|none\s+of)\b[^,;]+)$", re.IGNORECASE)
+_WHICH_IS = re.compile(r"^which\s+is\s+(?=(?:option|choice|answer|letter)\b)", re.IGNORECASE)
 _LAST_CLAUSE = re.compile(r"[:;\u2014\u2013]\s*([^:;\u2014\u2013]+)$")
 _RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b"
                          # or denies a property of the whole: "It never turns around: …"
@@ -312,8 +313,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
                             > MAX_FALLBACK_WORDS else rest)
             conclusion = _CONCLUSION.search(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
-                ends.append(conclusion.group("rest") or conclusion.group("which")
-                            or conclusion.group("none"))
+                ends.append(conclusion.group("rest") or conclusion.group("none")
+                            or _WHICH_IS.sub("", conclusion.group("which")))
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."

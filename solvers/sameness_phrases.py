@@ -22,7 +22,7 @@ _WORD = r"[^\W\d_]+"
 _DENIED_MOVE = re.compile(
     rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?)((?:\s+{_WORD})"
     r"{1,2}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?(?:moved|moves|shifted|shifts"
-    r"|displaced|altered|changed)\b(?![^.;:!?\n]*\b(?:until|till|before|after|later)\b)",
+    r"|displaced|altered|changed|changes)\b(?![^.;:!?\n]*\b(?:until|till|before|after|later)\b)",
     re.IGNORECASE)
 _NOTHING_MOVED = re.compile(r"\bnothing\s+(?:has\s+|was\s+)?(?:moved|shifted|displaced)\b"
                             r"(?![^.;:!?\n]*\b(?:until|till|before|after|later)\b)", re.IGNORECASE)
@@ -56,14 +56,32 @@ _MOVED_KEY = re.compile(
     re.IGNORECASE)
 
 
+# A denial whose only exception is an aspect ("Nothing differs between the two except the
+# starting pitch"): the exception is dropped, the denial stands.
+_ASPECT_EXCEPTED = re.compile(rf"\s*,?\s*{_EXCEPT}\s+{_ASPECT}(?=\s*(?:[.;:!?\n]|$))",
+                              re.IGNORECASE)
+
+
+def without_aspect_exception(text: str) -> str:
+    """``text`` without an exception that names only an aspect (key, register, tempo...)."""
+    return _ASPECT_EXCEPTED.sub("", text)
+
+
 def sameness_rewrites(text: str) -> str:
     """``text`` with the module's phrases in the reader's forms (a question of sameness)."""
-    text = _DENIED_MOVE.sub(lambda m: f"no{m.group(1)} differs", text)
+    text = _DENIED_MOVE.sub(_denied_move, text)
     text = _NOTHING_MOVED.sub("nothing differs", text)
     text = _ONLY_ASPECT.sub(" they are the same ", text)
     text = _SAME_EXCEPT.sub(_same_except, text)
     text = _EXCEPT_SAME.sub(_place_excepted, text)
     return _MOVED_KEY.sub("transposed", text)
+
+
+def _denied_move(match: re.Match) -> str:
+    """"Not one hit moved" is "no hit differs"; "no chord changes" stays (a noun phrase)."""
+    if re.match(r"no\b", match.group(0), re.IGNORECASE) and match.group(0).endswith("changes"):
+        return match.group(0)
+    return f"no{match.group(1)} differs"
 
 
 def _same_except(match: re.Match) -> str:

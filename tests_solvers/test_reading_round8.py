@@ -182,3 +182,32 @@ def test_a_compared_pitch_is_no_answer(reply: str) -> None:
 ])
 def test_a_refusal_naming_the_question_is_no_answer(reader, reply: str) -> None:
     assert reader(reply).answer is None
+
+
+# --- 7. Further general forms found on the earlier blind set (blind6), in other words --------
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (SAME_MELODY, "Nothing differs between the clips apart from the key.", "yes"),
+    (SAME_CHORDS, "Not one chord changes between the two takes.", "yes"),
+    (CHORDS, "To my ear it is a bright, stable triad, in other words a major chord, which is "
+             "option A.", "A"),
+    (GENRES, "A fair guess here would be klezmer, given the clarinet's bends.", "B"),
+    (COUNTS, "Over eight bars I count five snare hits on the offbeats, which puts the groove at "
+             "5.", "C"),
+])
+def test_further_general_forms_are_read(reader, reply: str, answer: str) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (SAME_MELODY, "Nothing differs between the clips apart from the ending."),  # a place
+    (SAME_CHORDS, "There are no chord changes."),  # a noun phrase, not a denied change
+])
+def test_further_near_misses_stay_unread(reader, reply: str) -> None:
+    assert reader(reply).answer is None
+
+
+def test_an_aspect_exception_of_a_key_change_question_is_never_no_change() -> None:
+    # of a key-change question the key is what is asked: its exception is no detail to drop
+    assert KEY("Nothing changes except the key.").answer != "B"
