@@ -20,7 +20,7 @@ from functools import partial
 from .choices import ChoiceReader
 from .negation_phrases import excepted_denial, rewrite_negations
 from .reply_spans import HEDGE, Reading, read_reply
-from .sameness_phrases import without_aspect_exception
+from .sameness_phrases import turned_denial, without_aspect_exception
 
 SAME_MELODY_SENTENCE = "Yes, these are the same melody."
 DIFFERENT_MELODY_SENTENCE = "No, these are not the same melody."
@@ -337,6 +337,8 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
         text = without_aspect_exception(text)
     if _UNCERTAIN.search(text) or excepted_denial(text):
         return None, "uncertain answer"  # "maybe", "Nothing changes except the last note."
+    if of_sameness and turned_denial(text):
+        return None, HEDGE  # "Not one hit moved; however, rhythm 2 adds a hit."
     text = rewrite_negations(text, of_sameness=of_sameness)
     text = _QUANTIFIED_NO.sub(partial(_quantify, phrases=phrases), text)
     said = {"no" if (first or last).casefold() in _NO else "yes"

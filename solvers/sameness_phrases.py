@@ -22,20 +22,23 @@ _WORD = r"[^\W\d_]+"
 _DENIED_MOVE = re.compile(
     rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?)((?:\s+{_WORD})"
     r"{1,2}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?(?:moved|moves|shifted|shifts"
-    r"|displaced|altered|changed|changes)\b(?![^.;:!?\n]*\b(?:until|till|before|after|later)\b)",
-    re.IGNORECASE)
+    r"|displaced|altered|changed|changes)\b(?!.*\b(?:until|till|before|after|later|but|however"
+    r"|though|although|yet|except|apart|add|adds|added|extra|new|missing|drops|dropped"
+    r"|instead)\b)", re.IGNORECASE | re.DOTALL)
 _NOTHING_MOVED = re.compile(r"\bnothing\s+(?:has\s+|was\s+)?(?:moved|shifted|displaced)\b"
-                            r"(?![^.;:!?\n]*\b(?:until|till|before|after|later)\b)", re.IGNORECASE)
+                            r"(?!.*\b(?:until|till|before|after|later|but|however|except|apart"
+                            r"|added|new|extra)\b)", re.IGNORECASE | re.DOTALL)
 # What may differ while the compared things stay the same (a transposition, a faster take).
 _ASPECT = (r"(?:the\s+|their\s+|its\s+)?(?:overall\s+)?(?:key|keys|register|octave|pitch\s+level"
            r"|starting\s+pitch|transposition|tempo|speed|instrument|instrumentation|timbre"
            r"|sound|tone|dynamics|volume|loudness)")
 _ONLY_ASPECT = re.compile(
-    rf"(?<!\bnot\s)\b(?:only|just)\s+{_ASPECT}\s+(?:differs|differ|changes|changed|is\s+"
+    rf"(?<!\bnot\s)(?:\b(?:only|just)\s+{_ASPECT}\s+(?:differs|differ|changes|changed|is\s+"
     rf"different|varies)\b|\bthe\s+only\s+(?:difference|change)\s+(?:is|being)\s+{_ASPECT}\b"
     rf"|\b(?:differ|differs|vary|varies)\s+only\s+in\s+{_ASPECT}\b"
     rf"|\b(?:same|identical)\s+(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but"
-    rf"\s+for|aside\s+from)\s+{_ASPECT}\b(?=\s*[.;:!,\n]|\s*$)", re.IGNORECASE)
+    rf"\s+for|aside\s+from)\s+{_ASPECT}\b)(?=\s*(?:[.;:!,\n\u2014\u2013(]|$|between\b))",
+    re.IGNORECASE)
 _EXCEPT = r"(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but\s+for|aside\s+from)"
 _SAME_WORD = r"(?:the\s+same|identical|equivalent)"
 _SAME_EXCEPT = re.compile(rf"\b(?:{_SAME_WORD}|match|matches|line\s+up|lines\s+up)(?:\s+(?:"
@@ -60,6 +63,20 @@ _MOVED_KEY = re.compile(
 # starting pitch"): the exception is dropped, the denial stands.
 _ASPECT_EXCEPTED = re.compile(rf"\s*,?\s*{_EXCEPT}\s+{_ASPECT}(?=\s*(?:[.;:!?\n]|$))",
                               re.IGNORECASE)
+
+
+# A denied change or difference taken back by a turn after it ("Not one hit moved; however,
+# rhythm 2 adds a hit.", "There is no difference, but the last bar is new"): a hedge.
+_TURNED_DENIAL = re.compile(
+    r"(?:\b(?:no|not\s+(?:one|a\s+single)|nothing|none)\b[^.;:!?\n]*?\b(?:moved|moves|shifted"
+    r"|shifts|displaced|altered|changed|changes|differs?|differences?)\b|\bn['\u2019]t\s+(?:differ|"
+    r"change|move)\b).*?\b(?:but|however|yet|though|although)\b(?!\s*(?:only|just)\b)",
+    re.IGNORECASE | re.DOTALL)
+
+
+def turned_denial(text: str) -> bool:
+    """Whether ``text`` denies any change or difference and then turns from the denial."""
+    return bool(_TURNED_DENIAL.search(text))
 
 
 def without_aspect_exception(text: str) -> str:

@@ -67,6 +67,9 @@ def test_sameness_said_otherwise_is_read(reader, reply: str, answer: str) -> Non
     (SAME_CHORDS, "The final chord is the same as the first chord."),  # a part of one
     (SAME_MELODY, "The rhythm is the same."),  # a part of a melody, said the same
     (SAME_MELODY, "The second tune is the first moved up a fourth, but the last note changes."),
+    (SAME_RHYTHMS, "No stroke moved, but an extra one was added in bar 2."),  # a turn after it
+    (SAME_RHYTHMS, "Not one stroke moved; however, loop 2 drops the last one."),
+    (SAME_MELODY, "The only difference is the key and one note in the last bar."),
 ])
 def test_sameness_near_misses_stay_unread(reader, reply: str) -> None:
     assert reader(reply).answer is None
