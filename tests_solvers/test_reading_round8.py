@@ -69,10 +69,14 @@ def test_sameness_said_otherwise_is_read(reader, reply: str, answer: str) -> Non
     (SAME_MELODY, "The second tune is the first moved up a fourth, but the last note changes."),
     (SAME_RHYTHMS, "No stroke moved, but an extra one was added in bar 2."),  # a turn after it
     (SAME_RHYTHMS, "Not one stroke moved; however, loop 2 drops the last one."),
-    (SAME_MELODY, "The only difference is the key and one note in the last bar."),
 ])
 def test_sameness_near_misses_stay_unread(reader, reply: str) -> None:
     assert reader(reply).answer is None
+
+
+def test_an_aspect_and_a_place_as_the_only_difference_is_a_difference() -> None:
+    assert SAME_MELODY("The only difference is the key and one note in the last bar.").answer \
+        == "no"
 
 
 # --- 2. Retractions with a spoken correction between two final answers ---------------------
