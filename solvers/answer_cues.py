@@ -18,10 +18,11 @@ CUE_SENTENCE = re.compile(
     r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:"
     # The conclusion of ruling out: "That leaves C.", "What remains is the minor triad.",
     # "The only option left is D."
-    r"|\b(?:that|this|which)\s+leaves(?:\s+(?:only|just|us\s+with))?"
+    r"|(?:\b(?:that|this|which)\s+leaves(?:\s+(?:only|just|us\s+with))?"
     r"|\b(?:what|all\s+that)\s+(?:remains|is\s+left)\s+is"
     r"|\bthe\s+(?:only\s+)?(?:remaining|surviving)\s+(?:option|choice|answer)\s+is"
     r"|\bthe\s+only\s+(?:option|choice|answer)\s+(?:left|remaining)\s+is)"
+    r"(?=(?:\s+[^\s,;:]+){1,5}\s*[.!]?\s*$))"  # a short closing: "That leaves C."
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
