@@ -77,7 +77,11 @@ _CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\
                          r"|(?P<which>which\s+(?:is|gives|makes|means|[a-z]+s)\b[^,;]+))$"
                          # "… and not a single kick or snare hit leaves the beat grid."
                          r"|(?:[,;]\s*|\s+)(?:and|with)\s+(?P<none>(?:not\s+(?:a\s+single|one)|no"
-                         r"|none\s+of)\b[^,;]+)$", re.IGNORECASE)
+                         r"|none\s+of)\b[^,;]+)$"
+                         # "…, and the second one is simply the first one played higher."
+                         r"|,\s*and\s+(?P<whole>(?:so\s+)?(?:they|both|the\s+two|the\s+second"
+                         r"(?:\s+(?:one|melody|excerpt|clip|loop|progression))?)\s+(?:is|are)\b"
+                         r"[^,;]+)$", re.IGNORECASE)
 _WHICH_IS = re.compile(r"^which\s+is\s+(?=(?:option|choice|answer|letter)\b)", re.IGNORECASE)
 _LAST_CLAUSE = re.compile(r"[:;\u2014\u2013]\s*([^:;\u2014\u2013]+)$")
 _RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b"
@@ -314,6 +318,7 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
             conclusion = _CONCLUSION.search(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
                 ends.append(conclusion.group("rest") or conclusion.group("none")
+                            or conclusion.group("whole")
                             or _WHICH_IS.sub("", conclusion.group("which")))
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS

@@ -53,6 +53,9 @@ SPN = pitch_answer_reader("pitch", "spn")
     (SAME_MELODY, "The second tune is different from the first one.", "no"),
     (SAME_MELODY, "The answer tune is just the opening tune played in a lower key.", "yes"),
     (SAME_MELODY, "Clip two is clip one moved up a whole tone.", "yes"),
+    # the closing and-clause of a long sentence, said of the compared things
+    (SAME_MELODY, "The two clips have the same rhythm, timbre and length, and the second is just "
+                  "the first played in a lower key.", "yes"),
 ])
 def test_sameness_said_otherwise_is_read(reader, reply: str, answer: str) -> None:
     assert reader(reply).answer == answer
