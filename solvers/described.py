@@ -41,17 +41,18 @@ _SHAPES = (("down_up", r"\binverted\b.*\barch\b|\bu-shaped\b|\bvalley\b"),
 _MOTION = (r"(?:go|goes|going|went|come|comes|coming|came|run|runs|running|ran|move|moves|moving"
            r"|moved|step|steps|stepping|stepped|climb|climbs|climbing|climbed|head|heads|headed"
            r"|heading|leap|leaps|leaping|leapt|jump|jumps|jumped|back|way|all\s+the\s+way)")
+_BEFORE = r"(?:(?:one|note)\s+before|(?:last|previous|preceding)(?:\s+(?:one|note))?)"
 _DIRECTION = re.compile(
     r"(?P<up>\b(?:ris(?:e|es|ing)|rose|climb(?:s|ing|ed)?|ascend(?:s|ing|ed)?|upwards?"
-    rf"|{_MOTION}\s+up|higher\s+than\s+the\s+(?:one|note)\s+before))\b"
+    rf"|{_MOTION}\s+up|higher\s+than\s+the\s+{_BEFORE}))\b"
     r"|(?P<down>\b(?:fall(?:s|ing)?|fell|drop(?:s|ping|ped)?|descend(?:s|ing|ed)?|sink(?:s|ing)?"
-    rf"|sank|downwards?|{_MOTION}\s+down|lower\s+than\s+the\s+(?:one|note)\s+before))\b"
+    rf"|sank|downwards?|{_MOTION}\s+down|lower\s+than\s+the\s+{_BEFORE}))\b"
     r"|(?P<turn>\b(?:turn(?:s|ed|ing)?|revers(?:e|es|ed|ing)|changes?\s+direction))\b",
     re.IGNORECASE)
 
 
 # A contour is said of the whole melody ("the melody", "it", "each note"), never of a part.
-_WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|"
+_WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|pitch|"
                     r"(?:each|every)\s+note)\b", re.IGNORECASE)
 _PART = re.compile(r"\b(?:first|last|opening|final|next|second|third|fourth|fifth|middle|"
                    r"closing|later|earlier|one)\s+(?:(?:two|three|four|"

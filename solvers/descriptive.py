@@ -78,7 +78,7 @@ _HEARING = re.compile(rf"\W*{_CONNECTIVE}(?:i|we)\s+(?:can\s+)?(?:hear|heard|det
                       r"(?:is|would\s+be)\b",
                       re.IGNORECASE)
 _EVIDENCE = re.compile(
-    r"\b(?:points?|pointing)\s+(?:\w+ly\s+)?to|\b(?:suggests?|indicates?|gives?|means?|signals?|confirms?"
+    r"\b(?:points?|pointing)\s+(?:(?:\w+ly|straight|right|directly)\s+)?to|\b(?:suggests?|indicates?|gives?|means?|signals?|confirms?"
     r"|makes?\s+(?:it|this|that))\b|\badds?\s+up\s+to\b"
     # "which puts this loop at medium-high syncopation"
     r"|\b(?:puts?|places?)\s+(?:it|this|that|(?:the|this|that)\s+\w+)\s+(?:at|in)\b",

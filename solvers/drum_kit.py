@@ -20,7 +20,8 @@ _KIT_OPTION = re.compile(r"^\s*(?:(?:a|the)\s+)?(?:drums|drum\s*(?:kit|set)|drum
 _PIECE = re.compile(r"\b(?P<piece>kick(?:\s+drum)?|bass\s+drum|snare(?:\s+drum)?|hi-?\s?hats?"
                     r"|cymbals?|crash|ride|toms?|tom-toms?|floor\s+tom)\b", re.IGNORECASE)
 _KIT = re.compile(r"\b(?:drum\s*(?:kit|set)|drumkit|trap\s+kit)\b", re.IGNORECASE)
-_ALONE = re.compile(r"\b(?:just|only|purely|solely|nothing\s+but|no\s+(?:pitched\s+)?(?:melody"
+_ALONE = re.compile(r"\b(?:just|only|pure|purely|solely|entirely|nothing\s+but"
+                    r"|no\s+(?:pitched\s+)?(?:melody"
                     r"|melodic|instruments?|harmony|tune))\b", re.IGNORECASE)
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without|neither|nor|lacks?)|n['\u2019]t)\s+"
                       r"(?:[\w-]+\s+){0,2}$", re.IGNORECASE)

@@ -35,7 +35,7 @@ JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-
           (re.compile(r"\b(?:clash(?:es|ed|ing)?\s+with|foreign\s+to|alien\s+to)\s+(?:the\s+)?"
                       r"(?:(?:home|prevailing)\s+)?(?:key|scale|tonality)\b", re.IGNORECASE),
            "out-of-key"),
-          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:belong|fit)\s+(?:in|to|into|with)?\s*(?:the\s+)?"
+          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:belong(?:s|ing)?|fit(?:s|ting)?)\s+(?:in|to|into|with)?\s*(?:the\s+)?"
                       r"(?:key|scale|tonality)\b", re.IGNORECASE), " out-of-key"),
           (re.compile(r"\bwrong\s+(?:notes?|pitch(?:es)?)\b", re.IGNORECASE), "out-of-key"),
           (re.compile(r"\b(sound(?:s|ed|ing)?)\s+wrong\b", re.IGNORECASE), r"\1 out-of-place"),

@@ -41,13 +41,27 @@ _ONLY_ASPECT = re.compile(
     re.IGNORECASE)
 _EXCEPT = r"(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but\s+for|aside\s+from)"
 _SAME_WORD = r"(?:the\s+same|identical|equivalent)"
-_SAME_EXCEPT = re.compile(rf"\b(?:{_SAME_WORD}|match|matches|line\s+up|lines\s+up)(?:\s+(?:"
-                          rf"{_WORD}\s+for\s+{_WORD}|exactly|completely|entirely|perfectly"
-                          rf"|throughout|everywhere))?,?\s+{_EXCEPT}\s+(?P<what>{_WORD}"
-                          r"[^.;:!?\n]*)", re.IGNORECASE)
+# "identical apart from the second bar", "identical to rhythm 1 except in bar 3", "match beat
+# for beat except for bar four": what lies between may not turn or negate
+_SAME_EXCEPT = re.compile(rf"\b(?P<same>{_SAME_WORD}|match|matches|line\s+up|lines\s+up)"
+                          r"(?:(?!\b(?:but|however|and|or|not|although|though|yet)\b)[^.;:!?\n])"
+                          rf"{{0,40}}?,?\s+{_EXCEPT}\s+(?P<what>{_WORD}[^.;:!?\n]*)",
+                          re.IGNORECASE)
 _EXCEPT_SAME = re.compile(rf"(?:^|(?<=[.;:!?\n]))\s*{_EXCEPT}\s+(?P<what>[^,.;:!?\n]+),"
                           rf"(?P<rest>[^.;:!?\n]*\b{_SAME_WORD}\b)", re.IGNORECASE)
-_IS_ASPECT = re.compile(rf"\s*{_ASPECT}\b", re.IGNORECASE)
+_ASPECT_WORD = re.compile(r"\b(?:keys?|register|octaves?|pitch\s+level|starting\s+(?:pitch|note)"
+                          r"|transposition|transposed|tempo|speed|instrument(?:ation)?|timbre"
+                          r"|dynamics|volume|loudness)\b", re.IGNORECASE)
+# Places in the music: an exception there is a difference ("except in bar 3", "one extra hit").
+_PLACE_WORD = re.compile(r"\b(?:bars?|measures?|beats?|notes?|chords?|hits?|strokes?|onsets?"
+                         r"|slots?|endings?|end|start|beginning|fills?|rests?|steps?|phrases?"
+                         r"|cadences?|downbeats?|pickups?|intervals?|snares?|kicks?|hi-?hats?"
+                         r"|cymbals?|last|first|final|extra|added|missing)\b", re.IGNORECASE)
+
+
+def _is_aspect(what: str) -> bool:
+    """Whether an exception names only an aspect ("the key", "being in different keys")."""
+    return bool(_ASPECT_WORD.search(what)) and not _PLACE_WORD.search(what)
 _INTERVAL = (r"(?:semitones?|half[\s-]steps?|whole[\s-]steps?|tones?|steps?|seconds?|thirds?"
              r"|fourths?|fifths?|sixths?|sevenths?|octaves?|intervals?)")
 _MOVED_KEY = re.compile(
@@ -104,15 +118,16 @@ def _denied_move(match: re.Match) -> str:
 def _same_except(match: re.Match) -> str:
     """"identical apart from the second bar" is "different; the second bar" ("match except
     for bar four" is "differ; bar four"); an exception of an aspect stays as it is."""
-    if _IS_ASPECT.match(match.group("what")):
-        return match.group(0)
-    said = "different" if re.match(_SAME_WORD, match.group(0), re.IGNORECASE) else "differ"
-    return f"{said}; {match.group('what')}"
+    what = match.group("what")
+    statement = re.match(_SAME_WORD, match.group("same"), re.IGNORECASE)
+    if _is_aspect(what):  # "the same apart from being in different keys": the same
+        return f"{'the same' if statement else 'match'}; {what}"
+    return f"{'different' if statement else 'differ'}; {what}"
 
 
 def _place_excepted(match: re.Match) -> str:
     """"Except for the last note, the melodies are the same": a difference, at a place."""
-    if _IS_ASPECT.match(match.group("what")):
+    if _is_aspect(match.group("what")):
         return match.group(0)
     rest = re.sub(_SAME_WORD, "different", match.group("rest"), count=1, flags=re.IGNORECASE)
     return f" {match.group('what')}: {rest}"

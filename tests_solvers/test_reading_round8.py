@@ -53,6 +53,11 @@ SPN = pitch_answer_reader("pitch", "spn")
     (SAME_MELODY, "The second tune is different from the first one.", "no"),
     (SAME_MELODY, "The answer tune is just the opening tune played in a lower key.", "yes"),
     (SAME_MELODY, "Clip two is clip one moved up a whole tone.", "yes"),
+    # main read the first as "yes": a wrong reading
+    (SAME_RHYTHMS, "Loop 2 is identical to loop 1 except in the third bar, where a rest appears.",
+     "no"),
+    (SAME_CHORDS, "The two progressions are the same apart from being in different keys.", "yes"),
+    (SAME_RHYTHMS, "The loops line up perfectly except for one added kick.", "no"),
     # the closing and-clause of a long sentence, said of the compared things
     (SAME_MELODY, "The two clips have the same rhythm, timbre and length, and the second is just "
                   "the first played in a lower key.", "yes"),
@@ -126,6 +131,10 @@ def test_retraction_near_misses_commit_to_nothing(reply: str) -> None:
     (SHAPES, "It does not turn back, and it never leaps either: each note is lower than the "
              "one before it.", "B"),
     (COUNTS, "It's a plain marching pattern and not one hit strays from the beat grid.", "A"),
+    (SHAPES, "Each note sits higher than the previous one.", "A"),
+    (SHAPES, "The pitch only ever goes down.", "B"),
+    (GENRES, "The twangy reverb guitar points straight to surf rock.", "A"),
+    (BAND, "This is pure percussion: kick, snare and a crash cymbal.", "C"),
 ])
 def test_described_and_concluded_answers_are_read(reader, reply: str, answer: str) -> None:
     assert reader(reply).answer == answer
@@ -153,6 +162,7 @@ def test_described_near_misses_stay_unread(reader, reply: str) -> None:
 @pytest.mark.parametrize(("reply", "answer"), [
     ("There is a D sharp halfway through this G major tune, which clashes with the key.", "yes"),
     ("One pitch in bar three does not belong to the key.", "yes"),
+    ("The C sharp stands out as not belonging to the key.", "yes"),
     ("Nothing clashes with the key.", "no"),
 ])
 def test_out_of_key_phrases_are_read(reply: str, answer: str) -> None:
