@@ -223,6 +223,8 @@ def _subject(words: list[str], index: int, keep: frozenset[str] = frozenset()) -
     while index >= 0 and words[index] not in keep and (words[index] in _NEGATORS
                                                         or words[index] in _AUXILIARIES):
         index -= 1
+    if index > 0 and (words[index].isdigit() or len(words[index]) == 1):
+        index -= 1  # "progression 2 differs", "loop b matches": the noun before its label
     return words[index] if index >= 0 else ""
 
 

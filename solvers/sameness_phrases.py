@@ -22,7 +22,7 @@ _WORD = r"[^\W\d_]+"
 _DENIED_MOVE = re.compile(
     rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?)((?:\s+{_WORD})"
     r"{1,2}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?(?:moved|moves|shifted|shifts"
-    r"|displaced|altered|changed|changes)\b(?!.*\b(?:until|till|before|after|later|but|however"
+    r"|displaced|altered|changed|changes|differs|differ)\b(?!.*\b(?:until|till|before|after|later|but|however"
     r"|though|although|yet|except|apart|add|adds|added|extra|new|missing|drops|dropped"
     r"|instead)\b)", re.IGNORECASE | re.DOTALL)
 _NOTHING_MOVED = re.compile(r"\bnothing\s+(?:has\s+|was\s+)?(?:moved|shifted|displaced)\b"
@@ -98,11 +98,29 @@ def without_aspect_exception(text: str) -> str:
     return _ASPECT_EXCEPTED.sub("", text)
 
 
+# The second one said to add or drop a hit, note or chord: "Rhythm 2 adds a hit on beat 4",
+# "the second excerpt drops the last note" (the second is another one, never "both").
+_SECOND = (r"\b(?:(?:the\s+)?(?:second|latter|other|2nd)(?:\s+(?:one|rhythm|loop|excerpt|pattern"
+           r"|melody|clip|progression|version|take))?|(?:rhythm|loop|excerpt|pattern|melody|clip"
+           r"|progression|version)\s+(?:2|two|b))")
+_SECOND_ADDS = re.compile(
+    rf"{_SECOND}\s+(?:also\s+)?(?:adds?|drops?|omits?|removes?|inserts?|skips?|leaves\s+out"
+    r"|is\s+missing|has\s+an?\s+(?:extra|additional))\s+(?:an?\s+|one\s+|two\s+|the\s+|its\s+)?"
+    r"(?:(?:extra|additional|last|final|first)\s+)?(?:hits?|notes?|onsets?|strokes?|chords?"
+    r"|kicks?|snares?|beats?)\b", re.IGNORECASE)
+# Differing in an aspect that leaves the compared things the same ("differ in key") says nothing
+# about them; "only" there is read by _ONLY_ASPECT.
+_DIFFER_IN_ASPECT = re.compile(rf"\b(?:differ|differs|differed|vary|varies)\s+in\s+{_ASPECT}\b",
+                               re.IGNORECASE)
+
+
 def sameness_rewrites(text: str) -> str:
     """``text`` with the module's phrases in the reader's forms (a question of sameness)."""
+    text = _SECOND_ADDS.sub(" the second one differs ", text)
     text = _DENIED_MOVE.sub(_denied_move, text)
     text = _NOTHING_MOVED.sub("nothing differs", text)
     text = _ONLY_ASPECT.sub(" they are the same ", text)
+    text = _DIFFER_IN_ASPECT.sub(lambda m: f"contrast in {m.group(0).split(None, 2)[2]}", text)
     text = _SAME_EXCEPT.sub(_same_except, text)
     text = _EXCEPT_SAME.sub(_place_excepted, text)
     return _MOVED_KEY.sub("transposed", text)

@@ -58,6 +58,10 @@ SPN = pitch_answer_reader("pitch", "spn")
      "no"),
     (SAME_CHORDS, "The two progressions are the same apart from being in different keys.", "yes"),
     (SAME_RHYTHMS, "The loops line up perfectly except for one added kick.", "no"),
+    (SAME_RHYTHMS, "Not a single onset differs between the two loops.", "yes"),
+    (SAME_RHYTHMS, "Loop 2 drops the final kick.", "no"),
+    (SAME_RHYTHMS, "The second pattern has an extra snare on the last beat.", "no"),
+    (SAME_CHORDS, "Progression 2 differs from progression 1 in its last chord.", "no"),
     # the closing and-clause of a long sentence, said of the compared things
     (SAME_MELODY, "The two clips have the same rhythm, timbre and length, and the second is just "
                   "the first played in a lower key.", "yes"),
@@ -76,6 +80,8 @@ def test_sameness_said_otherwise_is_read(reader, reply: str, answer: str) -> Non
     (SAME_MELODY, "The rhythm is the same."),  # a part of a melody, said the same
     (SAME_MELODY, "The second tune is the first moved up a fourth, but the last note changes."),
     (SAME_RHYTHMS, "No stroke moved, but an extra one was added in bar 2."),  # a turn after it
+    (SAME_RHYTHMS, "Both loops add a kick on beat 4."),  # both, not the second alone
+    (SAME_MELODY, "The two tunes differ in key."),  # an aspect: says nothing of the tunes
     (SAME_RHYTHMS, "Not one stroke moved; however, loop 2 drops the last one."),
 ])
 def test_sameness_near_misses_stay_unread(reader, reply: str) -> None:
