@@ -19,7 +19,7 @@ CUE_SENTENCE = re.compile(
     # The conclusion of ruling out: "That leaves C.", "What remains is the minor triad.",
     # "The only option left is D."
     r"|(?:\b(?:that|this|which)\s+leaves(?:\s+(?:only|just|us\s+with))?"
-    r"|\b(?:what|all\s+that)\s+(?:remains|is\s+left)\s+is"
+    r"|\b(?:what|all\s+that)\s+(?:remains|is\s+left)\s+is|\bwhat\s*['\u2019]s\s+left\s+is"
     r"|\bthe\s+(?:only\s+)?(?:remaining|surviving)\s+(?:option|choice|answer)\s+is"
     r"|\bthe\s+only\s+(?:option|choice|answer)\s+(?:left|remaining)\s+is)"
     r"(?=(?:\s+[^\s,;:]+){1,5}\s*[.!]?\s*$))"  # a short closing: "That leaves C."
@@ -33,8 +33,10 @@ _GUESS_MANNER = re.compile(r"\bif\s+(?:I\s+(?:had|have|must|were)\s+to|(?:I\s+am
                            r"|bet|answer|decide)?\b", re.IGNORECASE)
 _GUESS_CUE = re.compile(rf"{_I_WOULD}\s+guess\b|\bmy\s+(?:best\s+)?guess\s+is\b", re.IGNORECASE)
 # The reason a guess gives ("... since I can't clearly track the pitches") excuses the guess; it
-# is no doubt between options unless it names an alternative ("or").
-_GUESS_REASON = re.compile(r"\s+(?:since|because|as)\s+(?!.*\bor\b).*$", re.IGNORECASE)
+# is no doubt between options unless it names an alternative or doubts ("or", "but it might").
+_GUESS_REASON = re.compile(r"\s+(?:since|because|as)\s+(?!.*\b(?:or|but|might|may|maybe|perhaps"
+                           r"|possibly|though|although|however|also|either|unless)\b).*$",
+                           re.IGNORECASE)
 # A guess from how common an answer is, not from the audio ("if I had to guess I'd say major
 # since it's the most common"): no answer.
 _PREVALENCE = re.compile(r"\b(?:since|because|as)\s+(?:it|that|this|they)\s*(?:'|\u2019)?\s*"

@@ -126,6 +126,7 @@ def test_retraction_near_misses_commit_to_nothing(reply: str) -> None:
     (CHORDS, "Augmented and diminished are both out, which leaves only A.", "A"),
     (CHORDS, "No raised or lowered fifth. What is left is the major triad.", "A"),
     (CHORDS, "The only option remaining is D.", "D"),
+    (CHORDS, "Once the rest are out, what's left is the diminished chord.", "D"),
     (CHORDS, "The top is muddy, but if I had to pick I'd say (C).", "C"),
     (SHAPES, "I'll guess falling (B) because the ending is hard to hear.", "B"),
     (GENRES, "The reverb-soaked twang all points squarely to surf rock.", "A"),
@@ -148,6 +149,7 @@ def test_described_and_concluded_answers_are_read(reader, reply: str, answer: st
 
 @pytest.mark.parametrize(("reader", "reply"), [
     (CHORDS, "That leaves B or D."),  # two options left
+    (CHORDS, "I'll guess major because the top is bright, but it might be augmented."),
     (CHORDS, "I can't hear it, but if I had to guess I'd say major since it's the most common."),
     (GENRES, "Choir and organ point to gospel, option D."),  # the letter contradicts the text
     (GENRES, "Does the twang point to surf rock?"),
