@@ -74,7 +74,8 @@ _SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting
 # (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
 # out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
 _CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
-                         r"|(?P<which>which\s+(?:is|gives|makes|means|[a-z]+s)\b[^,;]+))$"
+                         r"|(?P<which>which\s+(?:(?:\w+ly|then|also|never)\s+)?(?:is|gives|makes"
+                         r"|means|does(?:n['\u2019]t|\s+not)|[a-z]+s)\b[^,;]+))$"
                          # "… and not a single kick or snare hit leaves the beat grid."
                          r"|(?:[,;]\s*|\s+)(?:and|with)\s+(?P<none>(?:not\s+(?:a\s+single|one)|no"
                          r"|none\s+of)\b[^,;]+)$"

@@ -171,6 +171,8 @@ def test_described_near_misses_stay_unread(reader, reply: str) -> None:
     ("There is a D sharp halfway through this G major tune, which clashes with the key.", "yes"),
     ("One pitch in bar three does not belong to the key.", "yes"),
     ("The C sharp stands out as not belonging to the key.", "yes"),
+    ("The tune is in F major with a B natural in bar two, which doesn't belong to the key.",
+     "yes"),
     ("Nothing clashes with the key.", "no"),
 ])
 def test_out_of_key_phrases_are_read(reply: str, answer: str) -> None:
