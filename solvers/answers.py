@@ -20,6 +20,7 @@ from functools import partial
 from .choices import ChoiceReader
 from .negation_phrases import excepted_denial, rewrite_negations
 from .reply_spans import HEDGE, Reading, read_reply
+from .sameness_phrases import turned_denial, without_aspect_exception
 
 SAME_MELODY_SENTENCE = "Yes, these are the same melody."
 DIFFERENT_MELODY_SENTENCE = "No, these are not the same melody."
@@ -103,6 +104,15 @@ _NOUNS = frozenset("melody melodies tune tunes one ones line lines sequence inte
 _PHRASE_END = frozenset("as in of to with from than and or but is are was were that which for at "
                         "on by except though so because since while whereas".split())
 _MAX_PHRASE_WORDS = 4
+_COMPARED_WITH = frozenset("as from to".split())  # "the same as", "different from", "identical to"
+_COMPARED_OBJECTS = frozenset("the a an first second other one ones original earlier previous "
+                              "former latter 1 2 excerpt clip recording example version".split())
+# Parts of the music said to be the same or different (never the compared thing itself,
+# unless the question compares it: "the rhythm is the same" answers a rhythm question only).
+_PARTS = frozenset("rhythm rhythms key keys tempo chord bar bars beat beats timbre instrument "
+                   "instruments ending start beginning register dynamics meter accompaniment "
+                   "bass".split())
+_COPULAS = frozenset("is are was were sounds sound seems seem stays stay remains remain".split())
 # Words before a closing "same"/"different" that make it a statement: "they're the same".
 _PREDICATE = frozenset("the are re is s not completely totally entirely quite very all two "
                        "clearly definitely".split())
@@ -183,6 +193,8 @@ def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
             before = _before_adverbs(words, index)
             if not after and index and before not in _PREDICATE:
                 continue  # "I same": a stray word, not "they are the same"
+            if not after and _copula_subject(words, index) in _PARTS - phrases.nouns:
+                continue  # "The rhythm is the same" of two melodies: a part, not the melody
         if word in _MATCH and _subject(words, index) not in _WHOLE_SUBJECTS | phrases.nouns:
             continue
         if (word in _DIFFER_VERBS and not quantified
@@ -211,11 +223,33 @@ def _subject(words: list[str], index: int, keep: frozenset[str] = frozenset()) -
     while index >= 0 and words[index] not in keep and (words[index] in _NEGATORS
                                                         or words[index] in _AUXILIARIES):
         index -= 1
+    if index > 0 and (words[index].isdigit() or len(words[index]) == 1):
+        index -= 1  # "progression 2 differs", "loop b matches": the noun before its label
     return words[index] if index >= 0 else ""
+
+
+def _copula_subject(words: list[str], index: int) -> str:
+    """The word before the copula of a closing "the same"/"different" ("the rhythm is the
+    same" -> "rhythm"), or ""."""
+    index -= 1
+    while index >= 0 and words[index] not in _COPULAS:
+        if words[index] not in _PREDICATE and not words[index].endswith("ly"):
+            return ""
+        index -= 1
+    while index > 0 and words[index - 1] in _NEGATORS | _AUXILIARIES | _COPULAS:
+        index -= 1
+    return words[index - 1] if index > 0 else ""
 
 
 def _noun_phrase(words: list[str], start: int) -> list[str]:
     """The words after a same/different adjective up to the end of its noun phrase."""
+    if words[start:start + 1] and words[start] in _COMPARED_WITH:
+        compared = words[start + 1:start + 4]
+        compared = compared[:next((i for i, w in enumerate(compared) if w in _PHRASE_END),
+                                  len(compared))]
+        # "not the same as the first", "different from the other loop": a statement of the
+        # compared things; "the same as the first chord" names a part (no compared noun)
+        return [word for word in compared if word not in _COMPARED_OBJECTS] or []
     phrase: list[str] = []
     for word in words[start:start + _MAX_PHRASE_WORDS]:
         if word in _PHRASE_END:
@@ -300,9 +334,14 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     (same/different...) do; a sentence opening with yes/no outranks reasoning sentences
     before it."""
     text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
+    of_sameness = _DIFFER_VERBS <= phrases.no
+    if of_sameness:  # "Nothing differs except the starting pitch": a transposition
+        text = without_aspect_exception(text)
     if _UNCERTAIN.search(text) or excepted_denial(text):
         return None, "uncertain answer"  # "maybe", "Nothing changes except the last note."
-    text = rewrite_negations(text, of_sameness=_DIFFER_VERBS <= phrases.no)
+    if of_sameness and turned_denial(text):
+        return None, HEDGE  # "Not one hit moved; however, rhythm 2 adds a hit."
+    text = rewrite_negations(text, of_sameness=of_sameness)
     text = _QUANTIFIED_NO.sub(partial(_quantify, phrases=phrases), text)
     said = {"no" if (first or last).casefold() in _NO else "yes"
             for first, last in _SAID.findall(text)}

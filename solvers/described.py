@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 
 from .choices import ChoiceReader
 from .clip_comparison import ClipComparison, clip_letters, compared_property
+from .drum_kit import drum_kit, drum_kit_letter
 from .reply_spans import HEDGE
 
 Said = Callable[[str], "tuple[set[str], str | None]"]  # a span -> (answers, why none)
@@ -40,17 +41,18 @@ _SHAPES = (("down_up", r"\binverted\b.*\barch\b|\bu-shaped\b|\bvalley\b"),
 _MOTION = (r"(?:go|goes|going|went|come|comes|coming|came|run|runs|running|ran|move|moves|moving"
            r"|moved|step|steps|stepping|stepped|climb|climbs|climbing|climbed|head|heads|headed"
            r"|heading|leap|leaps|leaping|leapt|jump|jumps|jumped|back|way|all\s+the\s+way)")
+_BEFORE = r"(?:(?:one|note)\s+before|(?:last|previous|preceding)(?:\s+(?:one|note))?)"
 _DIRECTION = re.compile(
     r"(?P<up>\b(?:ris(?:e|es|ing)|rose|climb(?:s|ing|ed)?|ascend(?:s|ing|ed)?|upwards?"
-    rf"|{_MOTION}\s+up|higher\s+than\s+the\s+(?:one|note)\s+before))\b"
+    rf"|{_MOTION}\s+up|higher\s+than\s+the\s+{_BEFORE}))\b"
     r"|(?P<down>\b(?:fall(?:s|ing)?|fell|drop(?:s|ping|ped)?|descend(?:s|ing|ed)?|sink(?:s|ing)?"
-    rf"|sank|downwards?|{_MOTION}\s+down|lower\s+than\s+the\s+(?:one|note)\s+before))\b"
+    rf"|sank|downwards?|{_MOTION}\s+down|lower\s+than\s+the\s+{_BEFORE}))\b"
     r"|(?P<turn>\b(?:turn(?:s|ed|ing)?|revers(?:e|es|ed|ing)|changes?\s+direction))\b",
     re.IGNORECASE)
 
 
 # A contour is said of the whole melody ("the melody", "it", "each note"), never of a part.
-_WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|"
+_WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|pitch|"
                     r"(?:each|every)\s+note)\b", re.IGNORECASE)
 _PART = re.compile(r"\b(?:first|last|opening|final|next|second|third|fourth|fifth|middle|"
                    r"closing|later|earlier|one)\s+(?:(?:two|three|four|"
@@ -66,9 +68,21 @@ _NO_SHAPE = re.compile(r"\b(?:none|neither|several|many|repeatedly|again\s+and\s
                        r"merely|simply))\b", re.IGNORECASE)
 
 
+# "not one step goes upward" denies a direction of every step: the melody only goes the other.
+_NO_STEP = re.compile(r"\b(?:not\s+(?:one|a\s+single)|no)\s+(?:single\s+)?(?:step|note|interval"
+                      r"|move)s?\b", re.IGNORECASE)
+_SOME_STEPS = re.compile(r"\b(?:until|till|except|apart|after|peak|top|bottom|middle|half|end"
+                         r"|ends|then)\b", re.IGNORECASE)
+_FIRST_TO_LAST = re.compile(r"\bfrom\s+(?:the\s+)?(?:first|opening)\s+note\s+to\s+the\s+"
+                            r"(?:last|final|end)(?:\s+(?:one|note))?\b", re.IGNORECASE)
+
+
 def _contour(shapes: dict[str, str]) -> Said:
     def said(text: str) -> tuple[set[str], str | None]:
-        if not _WHOLE.search(text) or _PART.search(text) or _NO_SHAPE.search(text):
+        text = _FIRST_TO_LAST.sub(" every note ", text)  # the whole melody, not its first note
+        every_step = _NO_STEP.search(text) and not _SOME_STEPS.search(text)
+        text = _NO_STEP.sub("no step", text)  # "not one step goes up": "one step" is no part
+        if not (_WHOLE.search(text) or every_step) or _PART.search(text) or _NO_SHAPE.search(text):
             return set(), "no contour of the whole melody said"
         moves: list[str] = []
         denied: set[str] = set()
@@ -82,6 +96,8 @@ def _contour(shapes: dict[str, str]) -> Said:
                 denied.add(kind)  # "doesn't rise at all; every step goes down"
             elif not moves or moves[-1] != kind:
                 moves.append(kind)
+        if not moves and every_step and len(denied) == 1 and not turned:
+            moves = ["down" if "up" in denied else "up"]  # "not one step goes upward"
         shape = "_".join(moves)
         if not moves or (turned and len(moves) == 1) or shape not in shapes or denied & set(moves):
             return set(), "no contour said"
@@ -210,6 +226,8 @@ def described_reader(reader: ChoiceReader, more: str | None = None) -> Described
         said.append(_meter(groups))
     if (letter := _no_vocals_letter(options)) is not None:
         said.append(_no_vocals(letter))
+    if (letter := drum_kit_letter(options)) is not None:
+        said.append(drum_kit(letter))
     compared = None
     if (letters := clip_letters(options)) and (adjective := compared_property(options, more)):
         compare = ClipComparison(letters, adjective)

@@ -74,11 +74,15 @@ _SUBJECT = re.compile(
 _RELATIVE = re.compile(r"\W*(?:which|that)\s+(?:is|was|are|makes?|gives?|sounds?\s+like)\b",
                        re.IGNORECASE)
 _HEARING = re.compile(rf"\W*{_CONNECTIVE}(?:i|we)\s+(?:can\s+)?(?:hear|heard|detect|detected)\b"
-                      r"|\W*(?:a|my|the)\s+(?:good|safe|fair|best)\s+guess\s+(?:is|would\s+be)\b",
+                      r"|\W*(?:a|my|the)\s+(?:good|safe|fair|best)\s+guess\s+(?:here\s+|for\s+(?:this|it)\s+)?"
+                      r"(?:is|would\s+be)\b",
                       re.IGNORECASE)
 _EVIDENCE = re.compile(
-    r"\b(?:points?|pointing)\s+to|\b(?:suggests?|indicates?|gives?|means?|signals?|confirms?"
-    r"|makes?\s+(?:it|this|that))\b|\badds?\s+up\s+to\b", re.IGNORECASE)
+    r"\b(?:points?|pointing)\s+(?:(?:\w+ly|straight|right|directly)\s+)?to|\b(?:suggests?|indicates?|gives?|means?|signals?|confirms?"
+    r"|makes?\s+(?:it|this|that))\b|\badds?\s+up\s+to\b"
+    # "which puts this loop at medium-high syncopation"
+    r"|\b(?:puts?|places?)\s+(?:it|this|that|(?:the|this|that)\s+\w+)\s+(?:at|in)\b",
+    re.IGNORECASE)
 _PART = re.compile(r"\b(?:third|fifth|seventh|root|bass|top|bottom|interval|accompaniment"
                    r"|background|intro|outro|ending|start|opening|first\s+note|last\s+note)\b",
                    re.IGNORECASE)
@@ -87,6 +91,9 @@ _PARTLY = re.compile(r"\b(?:starts?|begins?|opens?|ends?|finish(?:es)?|closes?|j
                      r"|later|then|first|briefly|occasionally|sometimes|partly|mostly)\b",
                      re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+")
+# An option's letter said after its text at the end: ", option C.", " (C).", " - choice C"
+_LETTER_TAG = re.compile(r"(?:\s*[,\u2014\u2013]\s*|\s+-\s+|\s+)(\(?(?:option|choice|answer|letter)"
+                         r"\s+\(?[A-Za-z]\)?|\([A-Z]\))\s*[.!]?\s*$", re.IGNORECASE)
 
 
 def described_reading(text: str, reading: tuple, mentions: Mentions, named: Named,
@@ -111,6 +118,10 @@ def described_option(text: str, mentions: Mentions, named: Named, filler: Collec
     """
     if _DOUBT.search(text) or _NOT_ONLY.search(text) or len(_WORD.findall(text)) > _MAX_WORDS:
         return None
+    tag = _LETTER_TAG.search(text)  # "That points to steel drums, option C."
+    if tag is not None:
+        said = described_option(text[:tag.start()], mentions, named, filler, letters)
+        return said if said is not None and named(tag.group(1))[0] == {said} else None
     if any(_LETTER.search(clause) for _opener, clause in _clauses(text)
            for _LETTER in _letter_patterns(letters)):
         return None  # "the chord is C major": an option letter or a note name

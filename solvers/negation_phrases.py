@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import re
 
+from .sameness_phrases import sameness_rewrites
+
 # "did not notice any note that was changed", "no note that was altered": no change at all
 _DENIED_CHANGE = re.compile(
     r"\b(?:no|(?:(?:did|do|does|could|can)\s*(?:not\b|n['\u2019]t\b)|never)\s*(?:notice|hear"
@@ -29,6 +31,12 @@ _NOTHING_CHANGES = re.compile(r"\bnothing\s+(?:really\s+)?(?:changes|changed|is\
 # "out-of-key" too, so a further negation turns it back.
 JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-key"),
           (re.compile(r"\bout\s+of\s+place\b", re.IGNORECASE), "out-of-place"),
+          # "an F natural, which clashes with the key", "foreign to the scale"
+          (re.compile(r"\b(?:clash(?:es|ed|ing)?\s+with|foreign\s+to|alien\s+to)\s+(?:the\s+)?"
+                      r"(?:(?:home|prevailing)\s+)?(?:key|scale|tonality)\b", re.IGNORECASE),
+           "out-of-key"),
+          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:belong(?:s|ing)?|fit(?:s|ting)?)\s+(?:in|to|into|with)?\s*(?:the\s+)?"
+                      r"(?:key|scale|tonality)\b", re.IGNORECASE), " out-of-key"),
           (re.compile(r"\bwrong\s+(?:notes?|pitch(?:es)?)\b", re.IGNORECASE), "out-of-key"),
           (re.compile(r"\b(sound(?:s|ed|ing)?)\s+wrong\b", re.IGNORECASE), r"\1 out-of-place"),
           (re.compile(r"\bsame\s+(?:home\s+)?(?:key|tonality|tonic|tonal\s+cent(?:er|re))\b",
@@ -57,6 +65,8 @@ def excepted_denial(text: str) -> bool:
 def rewrite_negations(text: str, of_sameness: bool) -> str:
     """``text`` with joined phrases and denied changes in the forms the reader reads;
     ``of_sameness`` says the question asks whether two things are the same."""
+    if of_sameness:
+        text = sameness_rewrites(text)
     for pattern, token in JOINED:
         text = pattern.sub(token, text)
     if of_sameness:

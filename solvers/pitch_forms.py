@@ -27,9 +27,13 @@ _NOTE_THEN_OCTAVE = re.compile(
 # A closing clause whose predicate is the pitch: "my estimate is 72", "the pitch centre is A3".
 _PITCH_PREDICATE = re.compile(
     r"\b(?:note|tone|pitch|pitch\s+cent(?:re|er)|estimate|guess|frequency|target|answer)\s+"
-    r"(?:is|was|would\s+be|sits\s+at|lies\s+at)\s+(?:(?:about|around|roughly|approximately|"
+    r"(?:is|was|would\s+be|sits\s+at|lies\s+at|(?P<of>of))\s+(?:(?:about|around|roughly|approximately|"
     r"close\s+to)\s+)?(?:the\s+)?(?:MIDI\s+(?:note\s+)?)?(?:[A-G](?:[#b\u266f\u266d]|-?flat|"
     r"-?sharp)?-?\d|\d)", re.IGNORECASE)
+# "a central pitch of 440 Hz" names the pitch, unless it is compared with ("a fifth above a
+# pitch of 440 Hz")
+_COMPARED = re.compile(r"\b(?:above|below|from|than|over|under|relative|reference|given|tuned"
+                       r"|octaves?|fifths?|fourths?|thirds?|semitones?|steps?)\b", re.IGNORECASE)
 _NOT_SAID = re.compile(r"\b(?:not|no|never|cannot|unsure|unclear|maybe|perhaps|possibly|if|"
                        r"whether|or)\b|n['\u2019]t\b|\?", re.IGNORECASE)
 
@@ -55,4 +59,6 @@ def stated_clause(text: str) -> tuple[str, str] | None:
     found = list(_PITCH_PREDICATE.finditer(text))
     if not found or _NOT_SAID.search(text):
         return None
+    if found[-1].group("of") and _COMPARED.search(text[:found[-1].start()]):
+        return None  # "an octave above a pitch of 440 Hz": that pitch is a point of comparison
     return text[:found[-1].start()], text[found[-1].start():]

@@ -29,7 +29,10 @@ _TUNING_AFTER = re.compile(
 # with a restatement after it, so the answer is looked for after it, not cut off there.
 _REFERENCE_PITCH = re.compile(
     r"\b(?i:reference(?:\s+(?:pitch|tone|note))?\s*(?:is|was|being|of|at|=|:)?\s*(?:the\s+)?"
-    r"(?:note\s+|tone\s+)?)[A-G](?:#|b|\u266f|\u266d)?-?\d\b(?:\s*\([^()]{0,24}\))?")
+    r"(?:note\s+|tone\s+)?)[A-G](?:#|b|\u266f|\u266d)?-?\d\b(?:\s*\([^()]{0,24}\))?"
+    # or after it: "A4 is my reference", "C4 as the reference"
+    r"|\b[A-G](?:#|b|\u266f|\u266d)?-?\d\b(?i:\s+(?:is|was|being|as)\s+(?:my|the|a|our)\s+"
+    r"(?:tuning\s+)?reference)\b")
 # A tolerance after a number: "(±1)", "± 0.5", "+/- 2", "give or take 1".
 _TOLERANCE = re.compile(r"\(?\s*(?:\u00b1|\+/-|\+-|give\s+or\s+take)\s*\d+(?:\.\d+)?\s*"
                         r"(?:semitones?|cents?|hz)?\s*\)?", re.IGNORECASE)

@@ -64,6 +64,8 @@ class PitchAnswer:
 
 _REFERENCE_WORDS = frozenset("above below from than over under of relative to".split())
 _PREVIOUS_WORD = re.compile(r"([A-Za-z]+)[\s(:,]*$")
+_PITCH_OF = re.compile(r"^(?!.*\b(?:above|below|from|than|over|under|relative|reference|given"
+                       r"|tuned)\b).*\b(?:pitch|frequency|fundamental)\s+of\s*$", re.IGNORECASE)
 
 
 _CHORD_AFTER = re.compile(r"\s*(?:chord|triad)\b", re.IGNORECASE)  # "a G7 chord" is no G7
@@ -85,8 +87,9 @@ def _is_reference(text: str, start: int) -> bool:
     if _NAMED_REFERENCE.search(text[max(0, start - 40) : start]):
         return True
     before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
-    if before is not None and before.group(1).casefold() in _REFERENCE_WORDS:
-        return True
+    if before is not None and before.group(1).casefold() in _REFERENCE_WORDS and \
+            not _PITCH_OF.search(text[max(0, start - 40):start]):
+        return True  # "an octave above C4", never "a pitch of 440 Hz" (the pitch itself)
     words = [w.casefold() for w in _WORDS_BEFORE.findall(text[max(0, start - 30) : start])[-2:]]
     return bool(words) and (words[-1] in _NEGATORS or tuple(words) in _NEGATING_PAIRS)
 

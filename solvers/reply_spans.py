@@ -34,6 +34,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from .answer_cues import cue_value
 from .answer_lines import closing_answers
 from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
 from .reply_excerpt import BOXED as _BOXED
@@ -60,7 +61,6 @@ HEDGE = "hedge"  # the reason a value reader gives for two or more different ans
 MAX_FALLBACK_WORDS = 14
 MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
 _STEP_LINE = re.compile(r"^\W*step\s*\d+\b", re.IGNORECASE)  # "Step 3: ...": reasoning
-_CONDITIONAL = re.compile(r"\b(?:if|unless|whether|assuming|provided)\b", re.IGNORECASE)
 _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
@@ -74,8 +74,21 @@ _SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting
 # (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
 # out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
 _CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
-                         r"|(?P<which>which\s+(?:is|gives|makes|means)\b[^,;]+))$", re.IGNORECASE)
-_RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b", re.IGNORECASE)
+                         r"|(?P<which>which\s+(?:(?:\w+ly|then|also|never)\s+)?(?:is|gives|makes"
+                         r"|means|does(?:n['\u2019]t|\s+not)|[a-z]+s)\b[^,;]+))$"
+                         # "… and not a single kick or snare hit leaves the beat grid."
+                         r"|(?:[,;]\s*|\s+)(?:and|with)\s+(?P<none>(?:not\s+(?:a\s+single|one)|no"
+                         r"|none\s+of)\b[^,;]+)$"
+                         # "…, and the second one is simply the first one played higher."
+                         r"|,\s*and\s+(?P<whole>(?:so\s+)?(?:they|both|the\s+two|the\s+second"
+                         r"(?:\s+(?:one|melody|excerpt|clip|loop|progression))?)\s+(?:is|are)\b"
+                         r"[^,;]+)$", re.IGNORECASE)
+_WHICH_IS = re.compile(r"^which\s+is\s+(?=(?:option|choice|answer|letter)\b)", re.IGNORECASE)
+_LAST_CLAUSE = re.compile(r"[:;\u2014\u2013]\s*([^:;\u2014\u2013]+)$")
+_RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b"
+                         # or denies a property of the whole: "It never turns around: …"
+                         r"|\W*(?:it|this)\s+(?:never|(?:does|is)\s*(?:not\b|n['\u2019]t\b))",
+                         re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -126,23 +139,11 @@ _LIST_MARKER = re.compile(r"^\s*(?:[-\u2022]|\d{1,2}[.)])\s+")
 # ("Note:" explains; "Note 1: 00:14.25" is a row of the answer.)
 _EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note(?!\s*#?\d)|"
                                r"rationale|confidence|justification|why)\b", re.IGNORECASE)
-# Sentences that name the answer: "The answer is B.", "So the option would be (C)",
-# "I'd go with B", "I will choose the minor chord".
-_CUE_SENTENCE = re.compile(
-    r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
-    r"(?:answer|option|choice|guess)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
-    r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for|guess)"
-    r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:)"
-    r"\s*(?P<value>.*)$",
-    re.IGNORECASE,
-)
-
-
 # Words after an answer sentence, on its line, that qualify it: read with it.
 # ("either" only before an "or": "a quarter-tone either side" doubts nothing)
 _AFTERTHOUGHT = re.compile(r"\b(?:or|either(?=[^.\n]{0,80}\bor\b)|maybe|perhaps|possibly|"
                            r"probably\s+not|not\s+sure|"
-                           r"unsure|actually|wait|instead|rather|though|although|but|however|"
+                           r"unsure|actually|wait|instead(?!\s+of\b)|rather|though|although|but|however|"
                            r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
                            re.IGNORECASE)
 
@@ -278,12 +279,10 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     sentences: list[AnswerSpan] = []
     for line in lines:
         for sentence, end in _sentence_ends(line):
-            cue = _CUE_SENTENCE.search(sentence)
-            if cue and _CONDITIONAL.search(sentence[:cue.start()]):
-                continue  # "If it is in A major, the answer is yes": no commitment
-            if cue and _WORD.search(cue.group("value")):
+            said = cue_value(sentence)  # None after a condition: "If ..., the answer is yes"
+            if said is not None and _WORD.search(said):
                 rest = line[end:]  # "The answer is D. Or possibly A.": the hedge is read too
-                value = cue.group("value") + (rest if _AFTERTHOUGHT.search(rest) else "")
+                value = said + (rest if _AFTERTHOUGHT.search(rest) else "")
                 sentences.append(AnswerSpan(value.strip(), "answer_sentence"))
     if sentences:
         tiers.append(sentences)
@@ -313,10 +312,15 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
             if ends[0] != sentences[0] and _RULING_OUT.match(ends[0]):
-                ends.append(sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013"))
+                rest = sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013")
+                closing = _LAST_CLAUSE.search(rest)  # "…, and it doesn't dip either: every note
+                ends.append(closing.group(1) if closing and _word_count(rest)  # is higher …"
+                            > MAX_FALLBACK_WORDS else rest)
             conclusion = _CONCLUSION.search(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
-                ends.append(conclusion.group("rest") or conclusion.group("which"))
+                ends.append(conclusion.group("rest") or conclusion.group("none")
+                            or conclusion.group("whole")
+                            or _WHICH_IS.sub("", conclusion.group("which")))
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."

@@ -9,8 +9,11 @@ from __future__ import annotations
 import re
 
 RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
-                         r"thought|on reflection|let me (?:re-?check|correct|recount)|re-?count"
-                         r"|re-?listening|(?:listening|looking) again|I was wrong)\b",
+                         r"thought|on reflection|let me (?:re-?check|correct|recount|fix|amend"
+                         r"|change|update|redo|revise)|re-?count"
+                         r"|re-?listening|(?:listening|looking) again|I was wrong|scratch that"
+                         r"|I mis-?spoke"
+                         r"|on (?:a )?(?:second|closer|further|another) listen(?:ing)?)\b",
                          re.IGNORECASE)
 # An explicit retraction of an answer already given ("I was wrong"): after one, only the answer
 # lines that follow it count; with none after it, the answer is withdrawn.
@@ -19,6 +22,10 @@ ADMISSION = re.compile(
     r"|\b(?:my|that|the)\s+(?:previous\s+|earlier\s+|first\s+|initial\s+)?answer\s+(?:was|is)\s+"
     r"(?:wrong|incorrect)\b|\bI\s+take\s+(?:that|it)\s+back\b"
     r"|\blet\s+me\s+(?:correct|reconsider|revise)\b|\bI\s+(?:need|have)\s+to\s+(?:correct|revise)\b"
+    # "Let me fix my answer.", "I need to amend that", "I misspoke": an answer being changed
+    r"|\b(?:let\s+me|I\s*(?:'|\u2019)?\s*(?:ll|will|must|need\s+to|have\s+to|should))\s+"
+    r"(?:fix|amend|change|update|redo|correct|revise)\s+(?:my|the|that|this)\b"
+    r"|\bI\s+mis-?spoke\b|\bI\s+misread\b"
     r"|\brevised\s+(?:final\s+)?answer\b|\bcorrecting\s+(?:myself|my\s+answer)\b"
     # "On reflection, that's incorrect", "I retract my answer": explicit, where "on reflection"
     # alone is not
@@ -34,7 +41,8 @@ REVISION = re.compile(
 # flat."), hands the answer to exactly one final answer after it (two after it stay a hedge);
 # none after it commits to nothing. ("Hmm" or "on reflection" alone is no marker: a hedge.)
 SECOND_LOOK = re.compile(
-    r"\b(?:wait|actually|on\s+second\s+thought|(?:listening|hearing)\s+(?:to\s+it\s+)?again"
+    r"\b(?:wait|actually|hold\s+on|on\s+second\s+thought|(?:listening|hearing)\s+(?:to\s+it\s+)?again"
+    r"|on\s+(?:a\s+)?(?:second|closer|further|another)\s+listen(?:ing)?"
     r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen))\b",
     re.IGNORECASE)
 CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNORECASE)

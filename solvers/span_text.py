@@ -116,6 +116,14 @@ _REFUSAL_FIRST = re.compile(
 )
 
 
+# A refusal that names the question ("I can't identify which pitch this is", "I cannot answer
+# questions about pitch"): whatever else its span says is no answer (docs/reading.md).
+REFUSAL_OF_QUESTION = re.compile(
+    r"\b(?:can\s*(?:not|['\u2019]?t)|unable\s+to|not\s+able\s+to)\s+(?:answer|determine|identify"
+    r"|tell|say|know|give|name|work\s+out|figure\s+out)\s+(?:which|what|whether|questions)\b",
+    re.IGNORECASE)
+
+
 def is_plain_statement(text: str) -> bool:
     """Whether a fallback span (the last line or sentence) may be read as an answer at all."""
     if _REFUSAL.search(text):
@@ -135,6 +143,8 @@ def read_alternatives(
     """
     if len(text) > MAX_SPAN_CHARS:
         return None, f"an answer of {len(text)} characters is no answer a grader reads"
+    if REFUSAL_OF_QUESTION.search(text):
+        return None, HEDGE  # "I can't identify which pitch this is; A4 is …": no commitment
     if source in FALLBACK_SOURCES and not is_plain_statement(text):
         return None, "the reply's last line is prose, not an answer"
     text = trim_explanation(text, prose_run)

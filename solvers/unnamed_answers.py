@@ -18,6 +18,7 @@ NONE_COUNT = re.compile(
     r"|sits?|is|are)\s+(?:right\s+)?on\s+(?:the\s+)?(?:beats?|downbeats?))?[.!]?\s*$",
     re.IGNORECASE)  # "...; everything lands on the beat." restates the none
 NOT_A_COUNT = re.compile(r"\b(?:on[\s-]+(?:the\s+)?beats?|on-?beat|down-?beats?|options?|choices?"
+                          r"|(?:on|in)\s+(?:the\s+)?(?:beat\s+)?grid|in\s+(?:time|place)|together"
                           r"|answers?|fits?|matches|idea|clue|way)\b", re.IGNORECASE)
 # A guess said of the whole thing asked about: "I would guess the tempo is fast." is "fast"
 # (never of a part: "I'd guess the third is major" names no chord).

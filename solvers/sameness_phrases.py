@@ -1,0 +1,151 @@
+"""Sameness and difference said without "same" or "different" in so many words, rewritten to
+the forms the yes/no reader reads, for a question whether two things are the same
+(docs/reading.md, *Negation scope*, round 8). Pure text rewriting, no I/O.
+
+* a denied move is no difference: "Not one hit moved.", "No note shifted between the two",
+  "Nothing moved." (as "no note differs");
+* sameness with an exception that is a place in the music is a difference: "The rhythms are
+  identical apart from the second bar", "Except for the last note, the melodies are the same";
+  an exception of key, register, tempo or sound ("identical apart from the key") keeps them
+  the same, as does a difference said to be only that ("only the key differs", "the only
+  difference is the register", "they differ only in key");
+* the second played in another key or a step higher is a transposition: "the first one played
+  in a higher key", "the first melody moved up a fourth" (never with a turn after it: "…, but
+  the last note changes").
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = r"[^\W\d_]+"
+_DENIED_MOVE = re.compile(
+    rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?)((?:\s+{_WORD})"
+    r"{1,2}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?(?:moved|moves|shifted|shifts"
+    r"|displaced|altered|changed|changes|differs|differ)\b(?!.*\b(?:until|till|before|after|later|but|however"
+    r"|though|although|yet|except|apart|add|adds|added|extra|new|missing|drops|dropped"
+    r"|instead)\b)", re.IGNORECASE | re.DOTALL)
+_NOTHING_MOVED = re.compile(r"\bnothing\s+(?:has\s+|was\s+)?(?:moved|shifted|displaced)\b"
+                            r"(?!.*\b(?:until|till|before|after|later|but|however|except|apart"
+                            r"|added|new|extra)\b)", re.IGNORECASE | re.DOTALL)
+# What may differ while the compared things stay the same (a transposition, a faster take).
+_ASPECT = (r"(?:the\s+|their\s+|its\s+)?(?:overall\s+)?(?:key|keys|register|octave|pitch\s+level"
+           r"|starting\s+pitch|transposition|tempo|speed|instrument|instrumentation|timbre"
+           r"|sound|tone|dynamics|volume|loudness)")
+_ONLY_ASPECT = re.compile(
+    rf"(?<!\bnot\s)(?:\b(?:only|just)\s+{_ASPECT}\s+(?:differs|differ|changes|changed|is\s+"
+    rf"different|varies)\b|\bthe\s+only\s+(?:difference|change)\s+(?:is|being)\s+{_ASPECT}\b"
+    rf"|\b(?:differ|differs|vary|varies)\s+only\s+in\s+{_ASPECT}\b"
+    rf"|\b(?:same|identical)\s+(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but"
+    rf"\s+for|aside\s+from)\s+{_ASPECT}\b)(?=\s*(?:[.;:!,\n\u2014\u2013(]|$|between\b))",
+    re.IGNORECASE)
+_EXCEPT = r"(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but\s+for|aside\s+from)"
+_SAME_WORD = r"(?:the\s+same|identical|equivalent)"
+# "identical apart from the second bar", "identical to rhythm 1 except in bar 3", "match beat
+# for beat except for bar four": what lies between may not turn or negate
+_SAME_EXCEPT = re.compile(rf"\b(?P<same>{_SAME_WORD}|match|matches|line\s+up|lines\s+up)"
+                          r"(?:(?!\b(?:but|however|and|or|not|although|though|yet)\b)[^.;:!?\n])"
+                          rf"{{0,40}}?,?\s+{_EXCEPT}\s+(?P<what>{_WORD}[^.;:!?\n]*)",
+                          re.IGNORECASE)
+_EXCEPT_SAME = re.compile(rf"(?:^|(?<=[.;:!?\n]))\s*{_EXCEPT}\s+(?P<what>[^,.;:!?\n]+),"
+                          rf"(?P<rest>[^.;:!?\n]*\b{_SAME_WORD}\b)", re.IGNORECASE)
+_ASPECT_WORD = re.compile(r"\b(?:keys?|register|octaves?|pitch\s+level|starting\s+(?:pitch|note)"
+                          r"|transposition|transposed|tempo|speed|instrument(?:ation)?|timbre"
+                          r"|dynamics|volume|loudness)\b", re.IGNORECASE)
+# Places in the music: an exception there is a difference ("except in bar 3", "one extra hit").
+_PLACE_WORD = re.compile(r"\b(?:bars?|measures?|beats?|notes?|chords?|hits?|strokes?|onsets?"
+                         r"|slots?|endings?|end|start|beginning|fills?|rests?|steps?|phrases?"
+                         r"|cadences?|downbeats?|pickups?|intervals?|snares?|kicks?|hi-?hats?"
+                         r"|cymbals?|last|first|final|extra|added|missing)\b", re.IGNORECASE)
+
+
+def _is_aspect(what: str) -> bool:
+    """Whether an exception names only an aspect ("the key", "being in different keys")."""
+    return bool(_ASPECT_WORD.search(what)) and not _PLACE_WORD.search(what)
+_INTERVAL = (r"(?:semitones?|half[\s-]steps?|whole[\s-]steps?|tones?|steps?|seconds?|thirds?"
+             r"|fourths?|fifths?|sixths?|sevenths?|octaves?|intervals?)")
+_MOVED_KEY = re.compile(
+    r"\b(?:played|sung|repeated|restated|shifted|moved|raised|lowered|pitched|placed)\s+(?:up\s+"
+    r"|down\s+)?(?:(?:in|into|to|a)\s+(?:a\s+|another\s+|the\s+)?(?:higher|lower|different|new"
+    rf"|other)\s+key|(?:up|down)?\s*(?:by\s+)?(?:a|an|one|two|three|four|five|six|seven|\d+)"
+    rf"\s+(?:{_WORD}\s+)?{_INTERVAL}\s*(?:higher|lower|up|down)?)\b"
+    r"(?![^.;!?\n]*\b(?:but|except|however|though|although|apart|other\s+than|changed|altered)\b)",
+    re.IGNORECASE)
+
+
+# A denial whose only exception is an aspect ("Nothing differs between the two except the
+# starting pitch"): the exception is dropped, the denial stands.
+_ASPECT_EXCEPTED = re.compile(rf"\s*,?\s*{_EXCEPT}\s+{_ASPECT}(?=\s*(?:[.;:!?\n]|$))",
+                              re.IGNORECASE)
+
+
+# A denied change or difference taken back by a turn after it ("Not one hit moved; however,
+# rhythm 2 adds a hit.", "There is no difference, but the last bar is new"): a hedge.
+_TURNED_DENIAL = re.compile(
+    r"(?:\b(?:no|not\s+(?:one|a\s+single)|nothing|none)\b[^.;:!?\n]*?\b(?:moved|moves|shifted"
+    r"|shifts|displaced|altered|changed|changes|differs?|differences?)\b|\bn['\u2019]t\s+(?:differ|"
+    r"change|move)\b).*?\b(?:but|however|yet|though|although)\b(?!\s*(?:only|just)\b)",
+    re.IGNORECASE | re.DOTALL)
+
+
+def turned_denial(text: str) -> bool:
+    """Whether ``text`` denies any change or difference and then turns from the denial."""
+    return bool(_TURNED_DENIAL.search(text))
+
+
+def without_aspect_exception(text: str) -> str:
+    """``text`` without an exception that names only an aspect (key, register, tempo...)."""
+    return _ASPECT_EXCEPTED.sub("", text)
+
+
+# The second one said to add or drop a hit, note or chord: "Rhythm 2 adds a hit on beat 4",
+# "the second excerpt drops the last note" (the second is another one, never "both").
+_SECOND = (r"\b(?:(?:the\s+)?(?:second|latter|other|2nd)(?:\s+(?:one|rhythm|loop|excerpt|pattern"
+           r"|melody|clip|progression|version|take))?|(?:rhythm|loop|excerpt|pattern|melody|clip"
+           r"|progression|version)\s+(?:2|two|b))")
+_SECOND_ADDS = re.compile(
+    rf"{_SECOND}\s+(?:also\s+)?(?:adds?|drops?|omits?|removes?|inserts?|skips?|leaves\s+out"
+    r"|is\s+missing|has\s+an?\s+(?:extra|additional))\s+(?:an?\s+|one\s+|two\s+|the\s+|its\s+)?"
+    r"(?:(?:extra|additional|last|final|first)\s+)?(?:hits?|notes?|onsets?|strokes?|chords?"
+    r"|kicks?|snares?|beats?)\b", re.IGNORECASE)
+# Differing in an aspect that leaves the compared things the same ("differ in key") says nothing
+# about them; "only" there is read by _ONLY_ASPECT.
+_DIFFER_IN_ASPECT = re.compile(rf"\b(?:differ|differs|differed|vary|varies)\s+in\s+{_ASPECT}\b",
+                               re.IGNORECASE)
+
+
+def sameness_rewrites(text: str) -> str:
+    """``text`` with the module's phrases in the reader's forms (a question of sameness)."""
+    text = _SECOND_ADDS.sub(" the second one differs ", text)
+    text = _DENIED_MOVE.sub(_denied_move, text)
+    text = _NOTHING_MOVED.sub("nothing differs", text)
+    text = _ONLY_ASPECT.sub(" they are the same ", text)
+    text = _DIFFER_IN_ASPECT.sub(lambda m: f"contrast in {m.group(0).split(None, 2)[2]}", text)
+    text = _SAME_EXCEPT.sub(_same_except, text)
+    text = _EXCEPT_SAME.sub(_place_excepted, text)
+    return _MOVED_KEY.sub("transposed", text)
+
+
+def _denied_move(match: re.Match) -> str:
+    """"Not one hit moved" is "no hit differs"; "no chord changes" stays (a noun phrase)."""
+    if re.match(r"no\b", match.group(0), re.IGNORECASE) and match.group(0).endswith("changes"):
+        return match.group(0)
+    return f"no{match.group(1)} differs"
+
+
+def _same_except(match: re.Match) -> str:
+    """"identical apart from the second bar" is "different; the second bar" ("match except
+    for bar four" is "differ; bar four"); an exception of an aspect stays as it is."""
+    what = match.group("what")
+    statement = re.match(_SAME_WORD, match.group("same"), re.IGNORECASE)
+    if _is_aspect(what):  # "the same apart from being in different keys": the same
+        return f"{'the same' if statement else 'match'}; {what}"
+    return f"{'different' if statement else 'differ'}; {what}"
+
+
+def _place_excepted(match: re.Match) -> str:
+    """"Except for the last note, the melodies are the same": a difference, at a place."""
+    if _is_aspect(match.group("what")):
+        return match.group(0)
+    rest = re.sub(_SAME_WORD, "different", match.group("rest"), count=1, flags=re.IGNORECASE)
+    return f" {match.group('what')}: {rest}"
