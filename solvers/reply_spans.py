@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .answer_lines import closing_answers
+from .keyed_answers import keyed_spans
+from .refusals import declines
 from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
 from .reply_excerpt import BOXED as _BOXED
 from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
@@ -269,7 +271,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         return []
     lines = [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept]
     explicit = (_header_spans(_after_retraction(lines))
-                + [AnswerSpan(text, source) for text, source in boxed_and_json])
+                + [AnswerSpan(text, source) for text, source in boxed_and_json]
+                + [AnswerSpan(text, "json") for text in keyed_spans(raw)])  # {"modulates": false}
     if explicit:
         explicit += _retraction_spans(lines)
     tiers: list[list[AnswerSpan]] = []
@@ -367,6 +370,8 @@ def _read_spans(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     last_answer: Hashable | None = None
     for span in tier:
         answer, reason, *via = read_value(span.text, span.source)
+        if answer is not None and declines(span.text):
+            answer, reason = None, "declined"  # "..., so I won't guess." answers nothing
         if answer is None:
             if reason == HEDGE:
                 return Reading(None, span.source, HEDGE, span=span.text)
