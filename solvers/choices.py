@@ -73,7 +73,8 @@ FILLER = frozenset(
     carefully listening analysis thought or and nor vs versus based genre style mood key
     tonality timbre emotion feel feels felt feeling character main primary featured prominent
     lead leading closest nearest syncopation syncopated rhythm pattern melody melodies melodic
-    contour shape meter metre time signature grouping loop loops among options""".split()
+    contour shape meter metre time signature grouping loop loops among options
+    estimate estimated estimating""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
@@ -101,7 +102,8 @@ _EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", 
 _DASHES = frozenset(["\u2014", "\u2013", "-", "--"])
 # After a dash, a clause opening so explains the answer ("D — the arpeggio climbs two stacked
 # minor thirds ..."): an option it mentions in passing is no second answer.
-_EXPLAINING_OPENING = re.compile(r"\s*(?:the|its|it|this|that|there|i)\b", re.IGNORECASE)
+_EXPLAINING_OPENING = re.compile(r"\s*(?:the|its|it|this|that|there|i|every|each|all|both|these"
+                                 r"|those|they|my|we)\b", re.IGNORECASE)
 _TURNS = frozenset("but however although though whereas yet unless if".split())
 # Words before a letter that make it a note or key name: "in A", "the key is A", "root C".
 _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass at".split())

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .answer_lines import closing_answers
+from .echoed_questions import without_echoed_question
 from .keyed_answers import keyed_spans
 from .refusals import declines
 from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
@@ -76,7 +77,9 @@ _SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting
 # (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
 # out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
 _CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
-                         r"|(?P<which>which\s+(?:is|gives|makes|means)\b[^,;]+))$", re.IGNORECASE)
+                         r"|(?P<which>which\s+(?:is|gives|makes|means)\b[^,;]+)"
+                         # "...; the key stays put.": a short clause closing it after a semicolon
+                         r"|(?<=;)\s*(?P<closing>[^,;:\u2014\u2013]{1,80}))$", re.IGNORECASE)
 _RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b", re.IGNORECASE)
 
 
@@ -142,7 +145,8 @@ _CUE_SENTENCE = re.compile(
 
 # Words after an answer sentence, on its line, that qualify it: read with it.
 # ("either" only before an "or": "a quarter-tone either side" doubts nothing)
-_AFTERTHOUGHT = re.compile(r"\b(?:or|either(?=[^.\n]{0,80}\bor\b)|maybe|perhaps|possibly|"
+_AFTERTHOUGHT = re.compile(r"\b(?:(?<!give )or(?! take)|either(?=[^.\n]{0,80}\bor\b)|"
+                           r"maybe|perhaps|possibly|"
                            r"probably\s+not|not\s+sure|"
                            r"unsure|actually|wait|instead|rather|though|although|but|however|"
                            r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
@@ -292,7 +296,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         tiers.append(sentences)
     if _THINKING.search(raw):  # "<think>... so it's diminished.</think>" answers nothing
         lines = [clean_markup(line) for line in excerpt(_THINKING.sub("\n", raw))[0]]
-    wordy = without_courtesy([line.strip() for line in lines if _WORD.search(line)])
+    wordy = without_courtesy([without_echoed_question(line.strip()) for line in lines
+                              if _WORD.search(line)])  # "Major or minor? Minor."
     while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
     if listed := listed_options(wordy) or closing_answers(wordy, _CORRECTION):  # read together
@@ -319,7 +324,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
                 ends.append(sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013"))
             conclusion = _CONCLUSION.search(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
-                ends.append(conclusion.group("rest") or conclusion.group("which"))
+                ends.append(conclusion.group("rest") or conclusion.group("which")
+                            or conclusion.group("closing"))
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
