@@ -178,7 +178,7 @@ def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
             continue
         quantified = index > 0 and words[index - 1] == _QUANTIFIER  # "no difference"
         turned, negated = negated != quantified, False
-        if word in _ADJECTIVES and said_of_other_aspect(words, index, phrases.nouns):
+        if word in phrases.yes and said_of_other_aspect(words, index, phrases.nouns):
             continue  # "the tempo is the same" (of two rhythms)
         if word in _ADJECTIVES and not quantified:
             after = _noun_phrase(words, index + 1)

@@ -36,7 +36,9 @@ from .retractions import TAKEN_BACK
 from .ruled_out import other_of_two
 from .unnamed_answers import NONE_COUNT as _NONE_COUNT
 from .unnamed_answers import NOT_A_COUNT as _NOT_A_COUNT
+from .unnamed_answers import NUMBER_WORDS as _NUMBER_WORDS
 from .unnamed_answers import SUBJECT_IS as _SUBJECT_IS
+from .unnamed_answers import closing_letter
 
 MAX_SPAN_CHARS = 2000  # an answer's head and first explanations are near its start
 _MAX_HEAD_WORDS = 24
@@ -244,6 +246,9 @@ class ChoiceReader:
         if none and self.zero_letter and not _NOT_A_COUNT.search(none.group("what")) \
                 and not self.named(none.group("what"))[0]:
             return self.zero_letter, None, "none_count"
+        closing = closing_letter(text, self.letters)  # "It never leaves D major — option B."
+        if closing and not _UNCERTAIN.search(text) and options_named(text, self) == [closing]:
+            return closing, None, "letter"
         guess = _SUBJECT_IS.match(text) if source == "answer_sentence" else None
         if guess:
             answer = self(guess.group("rest"), source)
@@ -354,8 +359,8 @@ def _forms(text: str) -> list[str]:
 
 
 def _tokens(text: str) -> list[_Token]:
-    return [_Token(m.group().casefold(), m.group(), m.start(), m.end())
-            for m in _TOKEN.finditer(text)]
+    return [_Token(_NUMBER_WORDS.get(m.group().casefold(), m.group().casefold()), m.group(),
+                   m.start(), m.end()) for m in _TOKEN.finditer(text)]  # "five" is "5"
 
 
 def _segments(text: str) -> list[tuple[str, str]]:

@@ -24,6 +24,11 @@ ANSWER_KEYS = frozenset(("final_answer", "answer", "choice", "option", "predicti
 # '"same_melody": true', "is_transposition = False").
 _BOOLEAN_PAIR = re.compile(r"[\"'`]?\b([A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+)*)\b[\"'`]?"
                            r"\s*[:=]\s*[\"'`]?\b(true|false)\b[\"'`]?", re.IGNORECASE)
+# A line whose value says the key's thing is absent: "Modulation: none", "Out-of-key notes:
+# not detected".
+_ABSENT_PAIR = re.compile(r"^(\W*)([A-Za-z][\w\-]*(?:[^\S\n]+[A-Za-z][\w\-]*){0,2})[^\S\n]*:"
+                          r"[^\S\n]*(?:none|absent|not\s+(?:detected|present|found))\b",
+                          re.IGNORECASE | re.MULTILINE)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -42,7 +47,9 @@ def _said(key: str, value: object) -> str:
 
 
 def spoken_booleans(text: str) -> str:
-    """``text`` with each ``key: true/false`` pair said in words ("not modulates")."""
+    """``text`` with each ``key: true/false`` pair said in words ("not modulates"), and each
+    line ``key: none`` as "no key" ("Modulation: none." is "no modulation")."""
+    text = _ABSENT_PAIR.sub(lambda m: f"{m.group(1)}no {m.group(2)}", text)
     return _BOOLEAN_PAIR.sub(lambda m: _said(m.group(1), m.group(2).casefold() == "true"), text)
 
 

@@ -34,6 +34,11 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from .answer_cues import AFTERTHOUGHT as _AFTERTHOUGHT
+from .answer_cues import CONCLUSION as _CONCLUSION
+from .answer_cues import CUE_SENTENCE as _CUE_SENTENCE
+from .answer_cues import RULING_OUT as _RULING_OUT
+from .answer_cues import SETTING as _SETTING
 from .answer_lines import closing_answers
 from .echoed_questions import without_echoed_question
 from .keyed_answers import keyed_spans
@@ -68,19 +73,6 @@ _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
-# An opening phrase that sets the scene before the answer clause: "Ignoring the vibrato, ..."
-_SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\s+aside|"
-                      r"listening\s+(?:closely|carefully|again)|overall|in\s+short|in\s+summary)\b",
-                      re.IGNORECASE)
-# The conclusion closing a long sentence: "I hear no new accidentals ..., so there is no
-# modulation." (read with the sentence's opening; different answers there are a hedge)
-# (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
-# out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
-_CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
-                         r"|(?P<which>which\s+(?:is|gives|makes|means)\b[^,;]+)"
-                         # "...; the key stays put.": a short clause closing it after a semicolon
-                         r"|(?<=;)\s*(?P<closing>[^,;:\u2014\u2013]{1,80}))$", re.IGNORECASE)
-_RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -131,26 +123,8 @@ _LIST_MARKER = re.compile(r"^\s*(?:[-\u2022]|\d{1,2}[.)])\s+")
 # ("Note:" explains; "Note 1: 00:14.25" is a row of the answer.)
 _EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note(?!\s*#?\d)|"
                                r"rationale|confidence|justification|why)\b", re.IGNORECASE)
-# Sentences that name the answer: "The answer is B.", "So the option would be (C)",
-# "I'd go with B", "I will choose the minor chord".
-_CUE_SENTENCE = re.compile(
-    r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
-    r"(?:answer|option|choice|guess)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
-    r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for|guess)"
-    r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:)"
-    r"\s*(?P<value>.*)$",
-    re.IGNORECASE,
-)
 
 
-# Words after an answer sentence, on its line, that qualify it: read with it.
-# ("either" only before an "or": "a quarter-tone either side" doubts nothing)
-_AFTERTHOUGHT = re.compile(r"\b(?:(?<!give )or(?! take)|either(?=[^.\n]{0,80}\bor\b)|"
-                           r"maybe|perhaps|possibly|"
-                           r"probably\s+not|not\s+sure|"
-                           r"unsure|actually|wait|instead|rather|though|although|but|however|"
-                           r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
-                           re.IGNORECASE)
 
 
 def _sentence_ends(line: str) -> list[tuple[str, int]]:
@@ -322,6 +296,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
             ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
             if ends[0] != sentences[0] and _RULING_OUT.match(ends[0]):
                 ends.append(sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013"))
+            if len(sentences) > 1 and _SETTING.match(sentences[-1]):
+                ends.append(_opening_clause(sentences[-1]))  # "Because of that, the ..."
             conclusion = _CONCLUSION.search(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
                 ends.append(conclusion.group("rest") or conclusion.group("which")
@@ -352,7 +328,7 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
         reading = _read_tier(tier, read_value)
         if reading.answer is not None or reading.error == HEDGE:
             return reading
-        if tier[0].source not in (*SENTENCE_SOURCES, "last_line"):
+        if tier[0].source not in (*SENTENCE_SOURCES, "last_line") or reading.error == "declined":
             return reading  # a committed answer line that names nothing is no answer
     return reading  # cue sentences that name nothing fall through to the last line
 
