@@ -23,7 +23,7 @@ SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\
 CONCLUSION = re.compile(r"(?:[,;]|\s[\u2014\u2013])\s*"
                         r"(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+"
                         r"(?P<rest>[^,;]+(?:,\s*not\s+[^,;]+)?)"  # "so it is B, not a C"
-                        r"|(?P<which>which\s+(?:is|gives|makes|means)\b[^,;]+)"
+                        r"|(?P<which>which\s+(?:is|gives|makes|means|puts|places|indicates|suggests)\b[^,;]+)"
                         # "...; the key stays put.", "... — the second is more syncopated.": a
                         # short clause closing it after a semicolon or a dash
                         r"|(?<=[;\u2014\u2013])\s*(?P<closing>[^,;:\u2014\u2013]{1,80}))$",
@@ -37,6 +37,9 @@ CUE_SENTENCE = re.compile(
     r"(?:answer|option|choice|guess)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
     r"|\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?\s+(?:go\s+with|choose|pick|select|opt\s+for|guess)"
     r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:"
+    # the option left by elimination: "What remains is the diminished quality."
+    r"|\b(?:what\s+remains\s+is|the\s+(?:only\s+)?(?:remaining\s+option|option\s+(?:left|that\s+"
+    r"remains))\s+is|by\s+elimination,?\s+it\s+(?:is|must\s+be))"
     # a forced guess: "if I must commit: yes", "if I had to pick, B"
     r"|\bif\s+(?:I\s+(?:must|had\s+to|have\s+to|were\s+forced\s+to)|forced\s+to)\s+(?:commit"
     r"|choose|pick|answer|guess|decide)\b(?:\s+to\s+(?:one|an\s+answer))?\s*[,:\u2014\u2013-])"
@@ -49,6 +52,6 @@ CUE_SENTENCE = re.compile(
 AFTERTHOUGHT = re.compile(r"\b(?:(?<!give )or(?! take)|either(?=[^.\n]{0,80}\bor\b)|"
                           r"maybe|perhaps|possibly|"
                           r"probably\s+not|not\s+sure|"
-                          r"unsure|actually|wait|instead|rather|though|although|but|however|"
+                          r"unsure|actually|wait|instead(?!\s+of)|rather|though|although|but|however|"
                           r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
                           re.IGNORECASE)

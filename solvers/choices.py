@@ -76,7 +76,7 @@ FILLER = frozenset(
     tonality timbre emotion feel feels felt feeling character main primary featured prominent
     lead leading closest nearest syncopation syncopated rhythm pattern melody melodies melodic
     contour shape meter metre time signature grouping loop loops among options
-    estimate estimated estimating""".split()
+    estimate estimated estimating which puts places indicates suggests""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).

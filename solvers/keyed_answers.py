@@ -55,8 +55,8 @@ def spoken_booleans(text: str) -> str:
 
 def keyed_spans(reply: str) -> list[str]:
     """The pairs of each JSON object near the end of ``reply`` that holds no answer key, said
-    in words ("not modulates; first half key: G major"); objects with an answer key, nested
-    values or too many pairs are left to the other rules."""
+    in words ("not modulates; first half key: G major"); objects with an answer key and no
+    boolean (read by that key), nested values or too many pairs are left to the other rules."""
     spans: list[str] = []
     tail = reply[-_TAIL_CHARS:]
     for match in _OBJECT.finditer(tail):
@@ -67,8 +67,9 @@ def keyed_spans(reply: str) -> list[str]:
         if not isinstance(data, dict) or not 0 < len(data) <= _MAX_PAIRS:
             continue
         if any(str(key).casefold() in ANSWER_KEYS and not isinstance(value, bool)
-               for key, value in data.items()):
-            continue  # read by its answer key (solvers/reply_excerpt.py)
+               for key, value in data.items()) and not any(
+                   isinstance(value, bool) for value in data.values()):
+            continue  # read by its answer key alone (solvers/reply_excerpt.py)
         if not all(isinstance(value, str | int | float | bool) for value in data.values()):
             continue
         spans.append("; ".join(_said(str(key), value) for key, value in data.items()))

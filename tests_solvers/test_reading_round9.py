@@ -263,3 +263,43 @@ def test_a_syncopation_level_with_its_explanation(reply: str, letter: str) -> No
                                    "B — no, E."])
 def test_a_level_turned_or_only_counted_stays_no_answer(reply: str) -> None:
     assert SYNCOPATION.extract_answer(reply) is None
+
+
+# --- 8. Options left by elimination, conclusions after "which", JSON against itself ------------
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("It is not minor, and it has no seventh. What remains is the major quality.", "A"),
+    ("By elimination it must be diminished.", "D"),
+    ("The only option left is B.", "B"),
+])
+def test_the_option_left_by_elimination_is_an_answer(reply: str, letter: str) -> None:
+    assert CHORD(reply).answer == letter
+
+
+def test_two_options_left_stay_no_answer() -> None:
+    assert CHORD("What remains is either minor or diminished.").answer is None
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("The kick keeps anticipating the snare all the way through the groove, which puts the "
+     "loop at medium-high syncopation.", "D"),
+    ("Having heard the arpeggio twice, I'd call it bright and stable with a doubled root on top, "
+     "in other words a major triad, which is option A.", None),
+])
+def test_a_conclusion_after_which_names_the_option(reply: str, letter: str | None) -> None:
+    if letter is None:  # a chord question: read with the chord options
+        assert CHORD(reply).answer == "A"
+    else:
+        assert SYNCOPATION.extract_answer(reply) == letter
+
+
+def test_instead_of_is_no_afterthought() -> None:
+    reading = yes_no_reader(SAME_RHYTHM)(
+        "The second loop is not the same: its final kick falls on beat four instead of beat three.")
+    assert reading.answer == "no"
+
+
+def test_a_json_answer_against_its_own_boolean_is_a_hedge() -> None:
+    assert KEY('{"modulates": false, "answer": "yes"}').error == HEDGE
+    assert KEY('{"modulates": false, "answer": "no"}').answer == "no"
