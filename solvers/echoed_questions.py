@@ -18,13 +18,26 @@ _ECHO = re.compile(r"\W*(?:what|which|how|is|are|was|were|does|do|did|can|could|
                    r"|should|has|have)\b|[^?]*\bor\b", re.IGNORECASE)
 
 
+# A yes/no question echoed and answered by a pro-form: "Does it contain an out-of-key note? It
+# does not; ..." is read as the question said with the answer's polarity ("It does not it
+# contain an out-of-key note"), so the answer's negation turns the question's own words.
+_AUXILIARY_OPENING = re.compile(r"\W*(?:is|are|was|were|does|do|did|can|could|has|have)\s+"
+                                r"(?P<body>[^?]+)\?\s*$", re.IGNORECASE)
+_PRO_FORM = re.compile(r"(?:it|they|there|these|those|both|the\s+two)\s+(?:is|are|was|were|does"
+                       r"|do|did|can|could|has|have)(?:n['\u2019]t|\s+not)?(?=\s*(?:[.;,:!\u2014"
+                       r"\u2013]|$))", re.IGNORECASE)
+
+
 def without_echoed_question(line: str) -> str:
     """``line`` without the echoed questions it opens with, when a statement with no question
     mark follows them; else ``line`` as it is."""
-    rest = line
+    rest, question = line, ""
     while (match := _LEADING_QUESTION.match(rest)) is not None and _ECHO.match(
             match.group("question")):
-        rest = match.group("rest")
+        rest, question = match.group("rest"), match.group("question")
     if rest is line or _ANOTHER_QUESTION.search(rest):
         return line
+    asked, said = _AUXILIARY_OPENING.match(question), _PRO_FORM.match(rest)
+    if asked and said:  # "Does it modulate? It does not." is "It does not it modulate."
+        return f"{said.group()} {asked.group('body')}{rest[said.end():]}"
     return rest

@@ -20,7 +20,7 @@ _JUDGING = (r"(?:tell|say|answer|determine|decide|judge|know|assess|evaluate|ver
             r"give\s+(?:an?\s+|you\s+an?\s+)?(?:answer|estimate|reading|verdict)|"
             r"provide\s+(?:an?\s+)?(?:answer|estimate|reading|verdict)|"
             r"be\s+(?:\w+\s+)?(?:sure|certain|confident|definitive))")
-_RELIABLY = r"(?:reliably|confidently|accurately|definitively|precisely|really|with\s+(?:any\s+)?" \
+_RELIABLY = r"(?:reliably|confidently|accurately|definitively|precisely|with\s+(?:any\s+)?" \
             r"(?:certainty|confidence))"
 _THE_AUDIO = r"(?:the|this|your|that|these|any)\s+(?:\w+\s+)?(?:audio|recording|recordings|clip|" \
              r"clips|file|files|sound|track|excerpt|excerpts|attachment|sample|samples)"
@@ -30,7 +30,7 @@ _WILL_NOT = r"(?:won['\u2019]?t|will\s+not|would\s+not|wouldn['\u2019]?t|(?:'d|\
 _SPECULATE = r"(?:guess|speculate|answer|commit|say|pick|choose|give\s+(?:an?\s+)?(?:answer|guess))"
 
 DECLINE = re.compile(
-    rf"\b{_CANNOT}\s+(?:{_RELIABLY}\s+)?{_JUDGING}\b"
+    rf"\b{_CANNOT}\s+(?:(?:{_RELIABLY}|really)\s+)?{_JUDGING}\b"
     rf"|\b{_CANNOT}\s+{_RELIABLY}\s+\w+"
     rf"|\b{_CANNOT}\s+(?:hear|access|play|open|process|listen\s+to|analy[sz]e)\s+{_THE_AUDIO}\b"
     rf"|\b(?:I|I['\u2019]m|I\s+am)\s+(?:\w+\s+)?unable\s+to\b"

@@ -59,6 +59,7 @@ def test_a_refusal_or_decline_answers_nothing(read, reply: str) -> None:
 
 @pytest.mark.parametrize(("read", "reply", "answer"), [
     (SAME, "I can't hear any difference between the two.", "yes"),  # a "can't" that answers
+    (SAME, "I can't really hear any difference between them.", "yes"),
     (KEY, "I can't hear a modulation anywhere.", "no"),
     (CHORD, "I can't hear it well, but I'd guess (B).", "B"),  # a guess after it stands
     (KEY, "It modulates to the dominant in the second phrase.", "yes"),
@@ -303,3 +304,24 @@ def test_instead_of_is_no_afterthought() -> None:
 def test_a_json_answer_against_its_own_boolean_is_a_hedge() -> None:
     assert KEY('{"modulates": false, "answer": "yes"}').error == HEDGE
     assert KEY('{"modulates": false, "answer": "no"}').answer == "no"
+
+
+@pytest.mark.parametrize(("read", "reply", "answer"), [
+    (OUT, "Does it contain an out-of-key note? It does not; every pitch belongs to F major.", "no"),
+    (OUT, "Does the melody have a wrong note? It does: the G# near the end.", "yes"),
+    (KEY, "Does the key change? It does.", "yes"),
+    (KEY, "Does it stay in one key? It does.", "no"),  # the question's own words decide
+    (SAME, "Are they the same melody? They are not.", "no"),
+    (CHORD, "Is it a minor chord? It is.", "B"),
+])
+def test_an_echoed_yes_no_question_answered_by_a_pro_form(read, reply: str, answer: str) -> None:
+    assert read(reply).answer == answer
+
+
+@pytest.mark.parametrize(("read", "reply"), [
+    (KEY, "Is it in one key? It is."),  # the question names no answer word
+    (KEY, "Does it modulate? It does not seem to."),  # no bare pro-form answer
+    (CHORD, "Is it a minor chord? It is not."),
+])
+def test_a_pro_form_answer_that_names_nothing_stays_no_answer(read, reply: str) -> None:
+    assert read(reply).answer is None
