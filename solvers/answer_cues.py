@@ -55,3 +55,8 @@ AFTERTHOUGHT = re.compile(r"\b(?:(?<!give )or(?! take)|either(?=[^.\n]{0,80}\bor
                           r"unsure|actually|wait|instead(?!\s+of)|rather|though|although|but|however|"
                           r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
                           re.IGNORECASE)
+# After an answer and a colon the rest explains: a contrast there ("The progressions are
+# different: the third chord is IV in the first but vi in the second.") turns nothing; a doubt
+# still does.
+DOUBT_AFTER_COLON = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably|not\s+sure|unsure"
+                               r"|might|could|actually|wait|unless)\b|\?", re.IGNORECASE)

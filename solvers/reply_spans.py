@@ -37,6 +37,7 @@ from typing import Generic, TypeVar
 from .answer_cues import AFTERTHOUGHT as _AFTERTHOUGHT
 from .answer_cues import CONCLUSION as _CONCLUSION
 from .answer_cues import CUE_SENTENCE as _CUE_SENTENCE
+from .answer_cues import DOUBT_AFTER_COLON as _DOUBT_AFTER_COLON
 from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_lines import closing_answers
@@ -155,7 +156,9 @@ def _opening_clause(sentence: str) -> str:
     opening, *rest = _CLAUSE_END.split(sentence, maxsplit=1)
     if rest and _SETTING.match(opening):  # "Ignoring the vibrato, the centre is F4 — ..."
         opening, *rest = _CLAUSE_END.split(rest[0], maxsplit=1)
-    return sentence if rest and _AFTERTHOUGHT.search(rest[0]) else opening
+    explained = sentence.partition(opening)[2].lstrip().startswith(":")  # "X: ... but ..."
+    turns = _DOUBT_AFTER_COLON if explained else _AFTERTHOUGHT
+    return sentence if rest and turns.search(rest[0]) else opening
 
 
 def _header_spans(lines: list[str]) -> list[AnswerSpan]:

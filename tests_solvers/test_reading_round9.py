@@ -325,3 +325,11 @@ def test_an_echoed_yes_no_question_answered_by_a_pro_form(read, reply: str, answ
 ])
 def test_a_pro_form_answer_that_names_nothing_stays_no_answer(read, reply: str) -> None:
     assert read(reply).answer is None
+
+
+def test_a_contrast_after_a_colon_explains_and_a_doubt_still_turns() -> None:
+    same_progression = yes_no_reader(published_tasks()["chord_sequence"].phrases)
+    assert same_progression("The progressions are different: the fourth chord is ii in the first "
+                            "one but IV in the second.").answer == "no"
+    assert same_progression("The progressions are the same: maybe the last chord differs, I am "
+                            "not certain of it at all.").answer is None
