@@ -1,13 +1,56 @@
-"""Sentences that name the answer after a cue ("The answer is B.", "I'd go with B.", "That
-leaves C.", "What remains is the minor triad.", "if I had to guess I'd say (B)"): the
-``answer_sentence`` tier of :mod:`solvers.reply_spans` (docs/reading.md, *Where the answer is*).
-
-Pure patterns and one helper; no I/O.
+"""The phrases :mod:`solvers.reply_spans` finds answers by in sentences: cue sentences ("The
+answer is B.", "I'd go with B.", "That leaves C.", a forced guess), afterthoughts read with
+them, and the scene-setting openings and conclusions of a long last sentence (docs/reading.md,
+*Where the answer is*). Pure patterns and one helper; no I/O.
 """
 
 from __future__ import annotations
 
 import re
+
+# An opening phrase that sets the scene before the answer clause: "Ignoring the vibrato, ..."
+SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\s+aside|"
+                     r"listening\s+(?:closely|carefully|again)|overall|in\s+short|in\s+summary"
+                     # a lead-in to the conclusion: "Because of those changes, ..."
+                     r"|(?:because\s+of|given|for)\s+(?:this|that|these|those|all\s+this)"
+                     r"(?:\s+\w+)?|as\s+a\s+result|all\s+in\s+all|in\s+conclusion|to\s+sum\s+up"
+                     r"|on\s+balance|taken\s+together)\b",
+                     re.IGNORECASE)
+# The conclusion closing a long sentence: "I hear no new accidentals ..., so there is no
+# modulation." (read with the sentence's opening; different answers there are a hedge)
+# (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
+# out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
+CONCLUSION = re.compile(r"(?:[,;]|\s[\u2014\u2013])\s*"
+                        r"(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+"
+                        r"(?P<rest>[^,;]+(?:,\s*not\s+[^,;]+)?)"  # "so it is B, not a C"
+                        r"|(?P<which>which\s+(?:(?:\w+ly|then|also|never)\s+)?(?:is|gives|makes"
+                        r"|means|does(?:n['\u2019]t|\s+not)|[a-z]+s)\b[^,;]+)"
+                        # "...; the key stays put.", "... — the second is more syncopated.": a
+                        # short clause closing it after a semicolon or a dash
+                        r"|(?<=[;\u2014\u2013])\s*(?P<closing>[^,;:\u2014\u2013]{1,80}))$"
+                        # "… and not a single kick or snare hit leaves the beat grid."
+                        r"|(?:[,;]\s*|\s+)(?:and|with)\s+(?P<none>(?:not\s+(?:a\s+single|one)|no"
+                        r"|none\s+of)\b[^,;]+)$"
+                        # "…, and the second one is simply the first one played higher."
+                        r"|,\s*and\s+(?P<whole>(?:so\s+)?(?:they|both|the\s+two|the\s+second"
+                        r"(?:\s+(?:one|melody|excerpt|clip|loop|progression))?)\s+(?:is|are)\b"
+                        r"[^,;]+)$", re.IGNORECASE)
+WHICH_IS = re.compile(r"^which\s+is\s+(?=(?:option|choice|answer|letter)\b)", re.IGNORECASE)
+LAST_CLAUSE = re.compile(r"[:;\u2014\u2013]\s*([^:;\u2014\u2013]+)$")
+RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b"
+                        # or denies a property of the whole: "It never turns around: …"
+                        r"|\W*(?:it|this)\s+(?:never|(?:does|is)\s*(?:not\b|n['\u2019]t\b))",
+                        re.IGNORECASE)
+
+
+def conclusion_of(sentence: str) -> str | None:
+    """The clause that concludes ``sentence`` (see ``CONCLUSION``), or None."""
+    found = CONCLUSION.search(sentence)
+    if found is None:
+        return None
+    which = found.group("which")
+    return (found.group("rest") or found.group("none") or found.group("whole")
+            or (which and WHICH_IS.sub("", which)) or found.group("closing"))
 
 _I_WOULD = r"\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?"
 CUE_SENTENCE = re.compile(
@@ -23,6 +66,10 @@ CUE_SENTENCE = re.compile(
     r"|\bthe\s+(?:only\s+)?(?:remaining|surviving)\s+(?:option|choice|answer)\s+is"
     r"|\bthe\s+only\s+(?:option|choice|answer)\s+(?:left|remaining)\s+is)"
     r"(?=(?:\s+[^\s,;:]+){1,5}\s*[.!]?\s*$))"  # a short closing: "That leaves C."
+    r"|\bby\s+elimination,?\s+it\s+(?:is|must\s+be)"
+    # a forced guess: "if I must commit: yes", "if I had to pick, B"
+    r"|\bif\s+(?:I\s+(?:must|had\s+to|have\s+to|were\s+forced\s+to)|forced\s+to)\s+(?:commit"
+    r"|choose|pick|answer|guess|decide)\b(?:\s+to\s+(?:one|an\s+answer))?\s*[,:\u2014\u2013-]"
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
@@ -57,3 +104,18 @@ def cue_value(sentence: str) -> str | None:
             return None
         value = _GUESS_REASON.sub("", value)
     return value
+
+
+# Words after an answer sentence, on its line, that qualify it: read with it.
+# ("either" only before an "or": "a quarter-tone either side" doubts nothing)
+AFTERTHOUGHT = re.compile(r"\b(?:(?<!give )or(?! take)|either(?=[^.\n]{0,80}\bor\b)|"
+                          r"maybe|perhaps|possibly|"
+                          r"probably\s+not|not\s+sure|"
+                          r"unsure|actually|wait|instead(?!\s+of)|rather|though|although|but|however|"
+                          r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
+                          re.IGNORECASE)
+# After an answer and a colon the rest explains: a contrast there ("The progressions are
+# different: the third chord is IV in the first but vi in the second.") turns nothing; a doubt
+# still does.
+DOUBT_AFTER_COLON = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably|not\s+sure|unsure"
+                               r"|might|could|actually|wait|unless)\b|\?", re.IGNORECASE)

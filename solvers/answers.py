@@ -17,7 +17,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
+from .aspects import said_of_other_aspect
 from .choices import ChoiceReader
+from .keyed_answers import spoken_booleans
 from .negation_phrases import excepted_denial, rewrite_negations
 from .reply_spans import HEDGE, Reading, read_reply
 from .sameness_phrases import turned_denial, without_aspect_exception
@@ -186,6 +188,8 @@ def _phrase_polarity(words: list[str], phrases: YesNoPhrases) -> set[str]:
             continue
         quantified = index > 0 and words[index - 1] == _QUANTIFIER  # "no difference"
         turned, negated = negated != quantified, False
+        if word in phrases.yes and said_of_other_aspect(words, index, phrases.nouns):
+            continue  # "the tempo is the same" (of two rhythms)
         if word in _ADJECTIVES and not quantified:
             after = _noun_phrase(words, index + 1)
             if after and not (set(after) & phrases.nouns):
@@ -333,7 +337,7 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     """The yes/no one span commits to: its yes/no sentences agree, or its answer phrases
     (same/different...) do; a sentence opening with yes/no outranks reasoning sentences
     before it."""
-    text = unicodedata.normalize("NFKC", text)[:_MAX_CHARS]
+    text = spoken_booleans(unicodedata.normalize("NFKC", text)[:_MAX_CHARS])  # "modulates: false"
     of_sameness = _DIFFER_VERBS <= phrases.no
     if of_sameness:  # "Nothing differs except the starting pitch": a transposition
         text = without_aspect_exception(text)

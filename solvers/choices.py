@@ -36,7 +36,9 @@ from .retractions import TAKEN_BACK
 from .ruled_out import other_of_two
 from .unnamed_answers import NONE_COUNT as _NONE_COUNT
 from .unnamed_answers import NOT_A_COUNT as _NOT_A_COUNT
+from .unnamed_answers import NUMBER_WORDS as _NUMBER_WORDS
 from .unnamed_answers import SUBJECT_IS as _SUBJECT_IS
+from .unnamed_answers import closing_letter
 
 MAX_SPAN_CHARS = 2000  # an answer's head and first explanations are near its start
 _MAX_HEAD_WORDS = 24
@@ -73,7 +75,8 @@ FILLER = frozenset(
     carefully listening analysis thought or and nor vs versus based genre style mood key
     tonality timbre emotion feel feels felt feeling character main primary featured prominent
     lead leading closest nearest syncopation syncopated rhythm pattern melody melodies melodic
-    contour shape meter metre time signature grouping loop loops among options""".split()
+    contour shape meter metre time signature grouping loop loops among options
+    estimate estimated estimating which puts places indicates suggests""".split()
 )
 _OPTION_CUES = frozenset("option choice letter".split())
 # Words that may follow an upper-case option letter (not a note name or article then).
@@ -101,7 +104,8 @@ _EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", 
 _DASHES = frozenset(["\u2014", "\u2013", "-", "--"])
 # After a dash, a clause opening so explains the answer ("D — the arpeggio climbs two stacked
 # minor thirds ..."): an option it mentions in passing is no second answer.
-_EXPLAINING_OPENING = re.compile(r"\s*(?:the|its|it|this|that|there|i)\b", re.IGNORECASE)
+_EXPLAINING_OPENING = re.compile(r"\s*(?:the|its|it|this|that|there|i|every|each|all|both|these"
+                                 r"|those|they|my|we)\b", re.IGNORECASE)
 _TURNS = frozenset("but however although though whereas yet unless if".split())
 # Words before a letter that make it a note or key name: "in A", "the key is A", "root C".
 _NOTE_CONTEXT = frozenset("in key keys of on from to root note notes tonic bass at".split())
@@ -242,6 +246,9 @@ class ChoiceReader:
         if none and self.zero_letter and not _NOT_A_COUNT.search(none.group("what")) \
                 and not self.named(none.group("what"))[0]:
             return self.zero_letter, None, "none_count"
+        closing = closing_letter(text, self.letters)  # "It never leaves D major — option B."
+        if closing and not _UNCERTAIN.search(text) and options_named(text, self) == [closing]:
+            return closing, None, "letter"
         guess = _SUBJECT_IS.match(text) if source == "answer_sentence" else None
         if guess:
             answer = self(guess.group("rest"), source)
@@ -352,8 +359,8 @@ def _forms(text: str) -> list[str]:
 
 
 def _tokens(text: str) -> list[_Token]:
-    return [_Token(m.group().casefold(), m.group(), m.start(), m.end())
-            for m in _TOKEN.finditer(text)]
+    return [_Token(_NUMBER_WORDS.get(m.group().casefold(), m.group().casefold()), m.group(),
+                   m.start(), m.end()) for m in _TOKEN.finditer(text)]  # "five" is "5"
 
 
 def _segments(text: str) -> list[tuple[str, str]]:

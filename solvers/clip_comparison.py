@@ -20,6 +20,8 @@ _CLIP_NOUN = r"(?:loop|excerpt|clip|rhythm|pattern|recording|example|track|sampl
 # "the first loop", "the second one", "Loop 1", "excerpt #2", "the first".
 _CLIP = (rf"(?:(?:the\s+)?(?P<ord>first|second|1st|2nd)(?:\s+(?:one|{_CLIP_NOUN}))?"
          rf"|{_CLIP_NOUN}\s*(?:#\s*|no\.?\s*)?(?P<num>1|2|one|two)\b)")
+# A clip named alone, as the whole answer.
+_CLIP_ALONE = re.compile(rf"\W*{_CLIP}\W*", re.IGNORECASE)
 _DEGREE = r"(?:(?:clearly|much|far|a\s+lot|a\s+bit|slightly|noticeably|definitely|way)\s+)?"
 # Words of the asked property besides its adjective, for the properties eartest asks about.
 _MEASURE_WORDS = {
@@ -89,6 +91,8 @@ class ClipComparison:
                 if re.search(r"\b(?:not|never|n['\u2019]t)\s+$", text[:match.start()][-12:]):
                     return None, "negated comparison"
                 said.add(clip if is_answer else 3 - clip)
+        if not said and (alone := _CLIP_ALONE.fullmatch(text)):  # "Excerpt 2", "The second one."
+            said.add(_ORDINAL[(alone.group("ord") or alone.group("num")).casefold()])
         if len(said) != 1:
             return (None, HEDGE) if said else (None, "no comparison said")
         return self.letters[said.pop()], None, "comparison"

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from .item_numbers import without_item_numbers
 from .notation import (
     OCTAVE_FREE_NOTATIONS,
     ParsedPitch,
@@ -195,7 +196,7 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
     # the tuning reference is blanked first: an explanation cut after it would drop the answer
     def prepared(text: str) -> str:
         return text if len(text) > MAX_SPAN_CHARS else \
-            without_non_answers(spell_numbers(join_octave(text)))
+            without_item_numbers(without_non_answers(spell_numbers(join_octave(text))))
 
     def read(text: str, source: str) -> Result:
         # the clause is found after the reference is blanked, so a reference said before the

@@ -27,6 +27,7 @@ from .answers import SAMENESS, YesNoPhrases, read_yes_no_span, sameness
 from .asking_back import unless_asking_back
 from .choice_fallbacks import read_choice
 from .choices import ChoiceReader, options_named
+from .contradiction import unless_contradicted
 from .described import described_reader
 from .pitch_scoring import span_reader
 from .reply_spans import HEDGE, Reading, read_reply
@@ -73,8 +74,8 @@ def yes_no_reader(phrases: YesNoPhrases = SAMENESS) -> ReplyReader:
     """Reads "yes" or "no": yes/no words, and the question's own ``phrases`` turned by a
     negation in their clause (:func:`sameness` for "are these the same ...?")."""
     read_span = partial(read_yes_no_span, phrases=phrases)
-    return lambda reply: unless_asking_back(read_reply(reply, read_span), reply) \
-        if isinstance(reply, str) else _NONE
+    return lambda reply: unless_asking_back(unless_contradicted(
+        read_reply(reply, read_span), reply, read_span), reply) if isinstance(reply, str) else _NONE
 
 
 _OPENING_WORD = re.compile(r"\W*([^\W\d_]+)")
@@ -111,8 +112,8 @@ def lettered_yes_no_reader(options: Mapping[str, str], phrases: YesNoPhrases = S
             return letter_of[said], None, "yes_no"
         return None, letter_reason or said_reason
 
-    return lambda reply: unless_asking_back(read_reply(reply, read_span), reply) \
-        if isinstance(reply, str) else _NONE
+    return lambda reply: unless_asking_back(unless_contradicted(
+        read_reply(reply, read_span), reply, read_span), reply) if isinstance(reply, str) else _NONE
 
 
 def _opening_word(text: str) -> str:
@@ -127,4 +128,5 @@ def pitch_answer_reader(kind: str, notation: str | None = None, options: Sequenc
     "hz", ...); the answer is a :class:`~solvers.pitch_reading.PitchAnswer` for the pitch kinds.
     ``option_pitches`` are the MIDI notes behind lettered pitch options, if any."""
     read_span = span_reader(kind, notation, tuple(options), tuple(option_pitches))
-    return lambda reply: read_reply(reply, read_span) if isinstance(reply, str) else _NONE
+    return lambda reply: unless_asking_back(read_reply(reply, read_span), reply) \
+        if isinstance(reply, str) else _NONE

@@ -34,8 +34,16 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .answer_cues import cue_value
+from .answer_cues import AFTERTHOUGHT as _AFTERTHOUGHT
+from .answer_cues import DOUBT_AFTER_COLON as _DOUBT_AFTER_COLON
+from .answer_cues import LAST_CLAUSE as _LAST_CLAUSE
+from .answer_cues import RULING_OUT as _RULING_OUT
+from .answer_cues import SETTING as _SETTING
+from .answer_cues import conclusion_of, cue_value
 from .answer_lines import closing_answers
+from .echoed_questions import without_echoed_question
+from .keyed_answers import keyed_spans
+from .refusals import declines
 from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
 from .reply_excerpt import BOXED as _BOXED
 from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
@@ -65,30 +73,6 @@ _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
-# An opening phrase that sets the scene before the answer clause: "Ignoring the vibrato, ..."
-_SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\s+aside|"
-                      r"listening\s+(?:closely|carefully|again)|overall|in\s+short|in\s+summary)\b",
-                      re.IGNORECASE)
-# The conclusion closing a long sentence: "I hear no new accidentals ..., so there is no
-# modulation." (read with the sentence's opening; different answers there are a hedge)
-# (or a relative one, "..., which gives a diminished chord."); after an opening that only rules
-# out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
-_CONCLUSION = re.compile(r"[,;]\s*(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+(?P<rest>[^,;]+)"
-                         r"|(?P<which>which\s+(?:(?:\w+ly|then|also|never)\s+)?(?:is|gives|makes"
-                         r"|means|does(?:n['\u2019]t|\s+not)|[a-z]+s)\b[^,;]+))$"
-                         # "… and not a single kick or snare hit leaves the beat grid."
-                         r"|(?:[,;]\s*|\s+)(?:and|with)\s+(?P<none>(?:not\s+(?:a\s+single|one)|no"
-                         r"|none\s+of)\b[^,;]+)$"
-                         # "…, and the second one is simply the first one played higher."
-                         r"|,\s*and\s+(?P<whole>(?:so\s+)?(?:they|both|the\s+two|the\s+second"
-                         r"(?:\s+(?:one|melody|excerpt|clip|loop|progression))?)\s+(?:is|are)\b"
-                         r"[^,;]+)$", re.IGNORECASE)
-_WHICH_IS = re.compile(r"^which\s+is\s+(?=(?:option|choice|answer|letter)\b)", re.IGNORECASE)
-_LAST_CLAUSE = re.compile(r"[:;\u2014\u2013]\s*([^:;\u2014\u2013]+)$")
-_RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\b"
-                         # or denies a property of the whole: "It never turns around: …"
-                         r"|\W*(?:it|this)\s+(?:never|(?:does|is)\s*(?:not\b|n['\u2019]t\b))",
-                         re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -139,13 +123,6 @@ _LIST_MARKER = re.compile(r"^\s*(?:[-\u2022]|\d{1,2}[.)])\s+")
 # ("Note:" explains; "Note 1: 00:14.25" is a row of the answer.)
 _EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note(?!\s*#?\d)|"
                                r"rationale|confidence|justification|why)\b", re.IGNORECASE)
-# Words after an answer sentence, on its line, that qualify it: read with it.
-# ("either" only before an "or": "a quarter-tone either side" doubts nothing)
-_AFTERTHOUGHT = re.compile(r"\b(?:or|either(?=[^.\n]{0,80}\bor\b)|maybe|perhaps|possibly|"
-                           r"probably\s+not|not\s+sure|"
-                           r"unsure|actually|wait|instead(?!\s+of\b)|rather|though|although|but|however|"
-                           r"alternatively|also|possible|plausible|otherwise|unless)\b|\?",
-                           re.IGNORECASE)
 
 
 def _sentence_ends(line: str) -> list[tuple[str, int]]:
@@ -176,7 +153,9 @@ def _opening_clause(sentence: str) -> str:
     opening, *rest = _CLAUSE_END.split(sentence, maxsplit=1)
     if rest and _SETTING.match(opening):  # "Ignoring the vibrato, the centre is F4 — ..."
         opening, *rest = _CLAUSE_END.split(rest[0], maxsplit=1)
-    return sentence if rest and _AFTERTHOUGHT.search(rest[0]) else opening
+    explained = sentence.partition(opening)[2].lstrip().startswith(":")  # "X: ... but ..."
+    turns = _DOUBT_AFTER_COLON if explained else _AFTERTHOUGHT
+    return sentence if rest and turns.search(rest[0]) else opening
 
 
 def _header_spans(lines: list[str]) -> list[AnswerSpan]:
@@ -270,7 +249,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         return []
     lines = [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept]
     explicit = (_header_spans(_after_retraction(lines))
-                + [AnswerSpan(text, source) for text, source in boxed_and_json])
+                + [AnswerSpan(text, source) for text, source in boxed_and_json]
+                + [AnswerSpan(text, "json") for text in keyed_spans(raw)])  # {"modulates": false}
     if explicit:
         explicit += _retraction_spans(lines)
     tiers: list[list[AnswerSpan]] = []
@@ -288,7 +268,8 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         tiers.append(sentences)
     if _THINKING.search(raw):  # "<think>... so it's diminished.</think>" answers nothing
         lines = [clean_markup(line) for line in excerpt(_THINKING.sub("\n", raw))[0]]
-    wordy = without_courtesy([line.strip() for line in lines if _WORD.search(line)])
+    wordy = without_courtesy([without_echoed_question(line.strip()) for line in lines
+                              if _WORD.search(line)])  # "Major or minor? Minor."
     while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
     if listed := listed_options(wordy) or closing_answers(wordy, _CORRECTION):  # read together
@@ -316,11 +297,11 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
                 closing = _LAST_CLAUSE.search(rest)  # "…, and it doesn't dip either: every note
                 ends.append(closing.group(1) if closing and _word_count(rest)  # is higher …"
                             > MAX_FALLBACK_WORDS else rest)
-            conclusion = _CONCLUSION.search(sentences[-1])
+            if len(sentences) > 1 and _SETTING.match(sentences[-1]):
+                ends.append(_opening_clause(sentences[-1]))  # "Because of that, the ..."
+            conclusion = conclusion_of(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
-                ends.append(conclusion.group("rest") or conclusion.group("none")
-                            or conclusion.group("whole")
-                            or _WHICH_IS.sub("", conclusion.group("which")))
+                ends.append(conclusion)
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
@@ -347,7 +328,7 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
         reading = _read_tier(tier, read_value)
         if reading.answer is not None or reading.error == HEDGE:
             return reading
-        if tier[0].source not in (*SENTENCE_SOURCES, "last_line"):
+        if tier[0].source not in (*SENTENCE_SOURCES, "last_line") or reading.error == "declined":
             return reading  # a committed answer line that names nothing is no answer
     return reading  # cue sentences that name nothing fall through to the last line
 
@@ -371,6 +352,8 @@ def _read_spans(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     last_answer: Hashable | None = None
     for span in tier:
         answer, reason, *via = read_value(span.text, span.source)
+        if answer is not None and declines(span.text):
+            answer, reason = None, "declined"  # "..., so I won't guess." answers nothing
         if answer is None:
             if reason == HEDGE:
                 return Reading(None, span.source, HEDGE, span=span.text)

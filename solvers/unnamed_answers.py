@@ -6,6 +6,7 @@ patterns :class:`solvers.choices.ChoiceReader` reads them by; pure, no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 # A count stated as none ("There isn't a single kick or snare between the beats.", "No hits
 # fall off the beat.") answers a count question with its option meaning 0; never a thing said
@@ -29,3 +30,20 @@ WHOLE_THING = (r"(?:tempo|pace|speed|mood|genre|style|meter|metre|time\s+signatu
 SUBJECT_IS = re.compile(
     rf"\s*(?:the|its|this|their)\s+(?:overall\s+)?{WHOLE_THING}\s+"
     r"(?:is|are|was|sounds|seems|feels)\s+(?P<rest>\S.*)$", re.IGNORECASE)
+# An option letter closing a sentence after a dash, colon or comma: "The key never leaves D major —
+# option B." names B (read only when no other option is named in the sentence).
+CLOSING_OPTION = re.compile(r"[\u2014\u2013:;,]\s*(?:so\s+|hence\s+|thus\s+|i\.e\.\s+"
+                            r"|that\s+is\s+)?(?:option|choice|answer)\s+\(?([A-Za-z])\)?[.!]?\s*$",
+                            re.IGNORECASE)
+
+
+def closing_letter(text: str, letters: Mapping[str, str]) -> str | None:
+    """The option letter that closes ``text`` after a dash, colon or comma, if any."""
+    closing = CLOSING_OPTION.search(text)
+    return letters.get(closing.group(1).upper()) if closing else None
+
+
+# Numbers in words read as digits ("groups of five" is "Groups of 5"); "one" is left as a word
+# ("the second one").
+NUMBER_WORDS = dict(zip("two three four five six seven eight nine ten eleven twelve".split(),
+                        map(str, range(2, 13)), strict=True))

@@ -1,0 +1,43 @@
+"""A question a reply opens with and then answers ("Major or minor? Minor.", "What is the contour
+of the melody? The contour of the melody is descending.") is the prompt said back, not a
+doubt: the fallback reads the statement after it (docs/reading.md, round 9). A question with
+nothing after it stays a question, and a reply that asks back (solvers/asking_back.py)
+commits to nothing. Pure text; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A leading question: up to its question mark, then the rest of the line.
+_LEADING_QUESTION = re.compile(r"^\s*(?P<question>[^?\n]{1,300}\?)\s+(?P<rest>\S.*)$")
+_ANOTHER_QUESTION = re.compile(r"\?")
+# The prompt said back: a question opening with an interrogative word, or offering
+# alternatives ("Major or minor?"); "Low syncopation?" offers one answer, doubtfully.
+_ECHO = re.compile(r"\W*(?:what|which|how|is|are|was|were|does|do|did|can|could|will|would"
+                   r"|should|has|have)\b|[^?]*\bor\b", re.IGNORECASE)
+
+
+# A yes/no question echoed and answered by a pro-form: "Does it contain an out-of-key note? It
+# does not; ..." is read as the question said with the answer's polarity ("It does not it
+# contain an out-of-key note"), so the answer's negation turns the question's own words.
+_AUXILIARY_OPENING = re.compile(r"\W*(?:is|are|was|were|does|do|did|can|could|has|have)\s+"
+                                r"(?P<body>[^?]+)\?\s*$", re.IGNORECASE)
+_PRO_FORM = re.compile(r"(?:it|they|there|these|those|both|the\s+two)\s+(?:is|are|was|were|does"
+                       r"|do|did|can|could|has|have)(?:n['\u2019]t|\s+not)?(?=\s*(?:[.;,:!\u2014"
+                       r"\u2013]|$))", re.IGNORECASE)
+
+
+def without_echoed_question(line: str) -> str:
+    """``line`` without the echoed questions it opens with, when a statement with no question
+    mark follows them; else ``line`` as it is."""
+    rest, question = line, ""
+    while (match := _LEADING_QUESTION.match(rest)) is not None and _ECHO.match(
+            match.group("question")):
+        rest, question = match.group("rest"), match.group("question")
+    if rest is line or _ANOTHER_QUESTION.search(rest):
+        return line
+    asked, said = _AUXILIARY_OPENING.match(question), _PRO_FORM.match(rest)
+    if asked and said:  # "Does it modulate? It does not." is "It does not it modulate."
+        return f"{said.group()} {asked.group('body')}{rest[said.end():]}"
+    return rest
