@@ -75,14 +75,15 @@ def run_share(args: tuple[int, int, int]) -> dict:
     started = time.perf_counter()
     backend = make_backend("listener")
     warm_up_s = time.perf_counter() - started
-    tally = {"core": [0, 0, 0.0], "pitch": [0, 0, 0.0]}  # trials, correct, seconds
+    tally = {"core": [0, 0, 0.0, 0.0], "pitch": [0, 0, 0.0, 0.0]}  # trials, correct, s, CPU s
     for trial in trials:
         kind = "core" if hasattr(trial.item, "clips") else "pitch"
-        begun = time.perf_counter()
+        begun, begun_cpu = time.perf_counter(), time.process_time()
         result = run_trial_sync(backend, trial, GenerationSettings())
         tally[kind][0] += 1
         tally[kind][1] += int(result.correct)
         tally[kind][2] += time.perf_counter() - begun
+        tally[kind][3] += time.process_time() - begun_cpu
     return {"warm_up_s": warm_up_s, "tally": tally, "wall_s": time.perf_counter() - started}
 
 
@@ -99,7 +100,8 @@ def run_pass(jobs: int, pitch_sample: int | None, pitch_every: int) -> dict:
         correct = sum(s["tally"][kind][1] for s in shares)
         # Workers run side by side: a kind's wall time is its slowest worker's busy time.
         busy_s = max(s["tally"][kind][2] for s in shares)
-        summary[kind] = (count, correct, busy_s)
+        cpu_s = sum(s["tally"][kind][3] for s in shares)  # the machine's load does not count
+        summary[kind] = (count, correct, busy_s, cpu_s)
     summary["after_warm_up_s"] = max(s["wall_s"] - s["warm_up_s"] for s in shares)
     return summary
 
@@ -107,13 +109,16 @@ def run_pass(jobs: int, pitch_sample: int | None, pitch_every: int) -> dict:
 def report(label: str, jobs: int, summary: dict) -> None:
     total = sum(summary[k][0] for k in ("core", "pitch"))
     rate = total / summary["after_warm_up_s"]
+    cpu_ms = 1000 * sum(summary[k][3] for k in ("core", "pitch")) / max(total, 1)
     print(f"{label} pass, {jobs} workers: warm-up {summary['warm_up_s']:.1f} s per worker, "
           f"{total} trials in {summary['after_warm_up_s']:.1f} s after warm-up: "
-          f"{rate:.1f} trials/s")
+          f"{rate:.1f} trials/s, {cpu_ms:.1f} ms CPU per trial (process time), "
+          f"load average {os.getloadavg()[0]:.1f}")
     for kind in ("core", "pitch"):
-        count, correct, busy_s = summary[kind]
+        count, correct, busy_s, cpu_s = summary[kind]
         if count:
             print(f"  {kind:5s}: {count:5d} trials, {count / busy_s:7.1f} trials/s, "
+                  f"{1000 * cpu_s / count:6.1f} ms CPU per trial, "
                   f"{100 * correct / count:5.1f} % correct")
 
 

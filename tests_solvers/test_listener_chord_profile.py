@@ -38,3 +38,33 @@ def test_both_thirds_alike_are_declined_with_both_reasons() -> None:
     notes = [*_strum(4), NoteEvent(0.5, 2.4, 62, 0.5)]  # D and D# both ring
     with pytest.raises(ears.Unheard, match="lasts long enough.*whole recording.*third"):
         chord_profile.chord_pitches(notes)
+
+
+def _ringing(voicing: list[tuple[int, float]]) -> list[NoteEvent]:
+    """A strum ringing for two seconds, low string first: (midi, amplitude) per string."""
+    return [NoteEvent(0.5 + 0.02 * k, 2.5, midi, amplitude)
+            for k, (midi, amplitude) in enumerate(voicing)]
+
+
+def test_an_open_low_string_under_the_chord_is_not_its_root() -> None:
+    """A C chord strummed with the open low E ringing (E2 C3 E3 G3 C4 E4, a real guitar
+    recording's voicing): over E the profile says neither third nor fifth, on its own root
+    C it is a C major chord."""
+    notes = _ringing([(40, 0.6), (48, 0.7), (52, 0.5), (55, 0.5), (60, 0.6), (64, 0.6)])
+    with pytest.raises(ears.Unheard):
+        chord_profile.profile_chord(notes)  # over the bass E it is none of the chords
+    pitches = chord_profile.chord_pitches(notes)
+    assert pitches[0] % 12 == 0
+    assert TASKS["chord"].solve((pitches,)) == "A"
+
+
+@pytest.mark.parametrize("voicing", [
+    # C-E-G over A (an A minor seventh): the bass is no tone of the C major chord
+    [(45, 0.5), (52, 0.5), (55, 0.7), (60, 0.7), (67, 0.6)],
+    # C-E-G-D over E: an inverted chord with an added ninth (or E minor with a sixth)
+    [(40, 0.55), (55, 0.7), (60, 0.7), (62, 0.3), (67, 0.8), (64, 0.4)],
+])
+def test_a_chord_over_a_foreign_or_inverted_bass_with_extra_tones_is_declined(
+        voicing: list[tuple[int, float]]) -> None:
+    with pytest.raises(ears.Unheard, match="On any root"):
+        chord_profile.chord_pitches(_ringing(voicing))
