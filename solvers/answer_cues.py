@@ -65,11 +65,11 @@ CUE_SENTENCE = re.compile(
     r"|\b(?:what|all\s+that)\s+(?:remains|is\s+left)\s+is|\bwhat\s*['\u2019]s\s+left\s+is"
     r"|\bthe\s+(?:only\s+)?(?:remaining|surviving)\s+(?:option|choice|answer)\s+is"
     r"|\bthe\s+only\s+(?:option|choice|answer)\s+(?:left|remaining)\s+is)"
-    r"(?=(?:\s+[^\s,;:]+){1,5}\s*[.!]?\s*$))"  # a short closing: "That leaves C."
+    r"(?=(?:\s+[^\s,;:]+){1,5}\s*[.!]?\s*$)"  # a short closing: "That leaves C."
     r"|\bby\s+elimination,?\s+it\s+(?:is|must\s+be)"
     # a forced guess: "if I must commit: yes", "if I had to pick, B"
     r"|\bif\s+(?:I\s+(?:must|had\s+to|have\s+to|were\s+forced\s+to)|forced\s+to)\s+(?:commit"
-    r"|choose|pick|answer|guess|decide)\b(?:\s+to\s+(?:one|an\s+answer))?\s*[,:\u2014\u2013-]"
+    r"|choose|pick|answer|guess|decide)\b(?:\s+to\s+(?:one|an\s+answer))?\s*[,:\u2014\u2013-])"
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
