@@ -43,6 +43,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call):
+    if item.config.stash.get(ONE_LINE, False):
+        _trim_to_test_body(item, call)
     outcome = yield
     report = outcome.get_result()
     if not (report.failed and item.config.stash.get(ONE_LINE, False)):
@@ -50,3 +52,20 @@ def pytest_runtest_makereport(item: pytest.Item, call):
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None and "\n" in crash.message:
         crash.message = crash.message.split("\n", 1)[0]
+
+
+def _trim_to_test_body(item: pytest.Item, call) -> None:
+    """A wrong answer's traceback, cut to the test body's own frame before pytest formats it.
+
+    pytest keeps the frames from the test function on and checks each frame's file on disk
+    while cutting (about 25 frames of runner and pluggy above the test body, several ms per
+    failure; most trials of a weak model fail). When the assertion is raised in the test
+    body itself, that frame is the one pytest keeps anyway, so the failure reads the same.
+    """
+    excinfo = call.excinfo
+    if call.when != "call" or excinfo is None or not excinfo.errisinstance(AssertionError):
+        return
+    last = excinfo.traceback[-1]
+    body = getattr(getattr(item, "obj", None), "__code__", None)
+    if body is not None and last.frame.code.raw is body:
+        excinfo.traceback = excinfo.traceback[-1:]
