@@ -10,14 +10,20 @@ process, then runs, as a user would, ``python -m pytest bench --ignore=bench/tes
 - *fresh*: an empty response cache, the report on (every request goes to the server);
 - *cached*: the same trials again, every answer in the cache, ``--no-report``.
 
-An untimed run on a throwaway cache first fills the stimulus cache (rendered clips), so both
-timed runs find their audio rendered, as any run after a machine's first does. A small plugin
+An untimed run on a throwaway cache first fills the stimulus cache (rendered clips) and the
+bytecode caches, so both timed runs find their audio rendered and their modules compiled, as
+any run after a machine's first does. The runs write bytecode (and pytest its rewritten test
+modules) into a private ``PYTHONPYCACHEPREFIX`` as a default Python would, even when the
+calling shell sets ``PYTHONDONTWRITEBYTECODE``: without it every run compiles every module
+and rewrites every plugin's asserts again (several seconds of start-up). A small plugin
 (``benchmarks/phase_clock.py``, loaded with ``-p``) notes when the run passes each phase; the
 table prints, for each run: collection (process start to the end of collection: interpreter,
 imports, plugins, items), prefetch (the requests), tests (the test bodies taking the prefetched
 records), wrap-up (last test to process exit: records, report, caches), the whole process, its
-cost per trial and, for the fresh run, the rate against the ideal, ``concurrency / latency``
-requests per second over the requests the server received.
+cost per trial, the process's CPU time (user + system) per trial, which depends less on
+what else the machine runs, the load average when the run started and, for the fresh run,
+the rate against the ideal, ``concurrency / latency`` requests per second over the requests
+the server received.
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ import argparse
 import json
 import multiprocessing
 import os
+import resource
 import shlex
 import subprocess
 import sys
@@ -51,22 +58,32 @@ def serve(latency_s: float, pipe: Connection) -> None:
             pipe.send(server.generate_count)
 
 
+def _children_cpu_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def run_bench(args: argparse.Namespace, base_url: str, cache: Path, run_dir: Path,
               *extra: str) -> dict[str, float]:
-    """One pytest process; its phase times in seconds and its exit status."""
+    """One pytest process; its phase times and CPU time in seconds, its trials, the load."""
     clock = run_dir.parent / f"{run_dir.name}.clock.json"
     env = {**os.environ, "GEMINI_API_KEY": KEY, "GEMINI_BASE_URL": base_url,
            "EARTEST_PHASE_CLOCK": str(clock),
+           "PYTHONPYCACHEPREFIX": str(run_dir.parent / "pycache"),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(Path(__file__).parent),
                                                        os.environ.get("PYTHONPATH")]))}
     env.pop("PYTEST_XDIST_WORKER", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     cmd = [sys.executable, "-m", "pytest", "bench", "--ignore=bench/test_pitch", "-q",
            "-p", "phase_clock", "--model", "gemini-pro", "--concurrency",
            str(args.concurrency), "--cache-path", str(cache), "--run-dir", str(run_dir),
            *shlex.split(args.select), *extra]
+    load = os.getloadavg()[0]
+    cpu_before_s = _children_cpu_s()
     start_s = time.time()
     done = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True)
     end_s = time.time()
+    cpu_s = _children_cpu_s() - cpu_before_s
     if done.returncode not in (0, 1):
         sys.exit(f"whole_run: exit status {done.returncode}\n{done.stdout[-2000:]}"
                  f"{done.stderr[-2000:]}")
@@ -77,7 +94,7 @@ def run_bench(args: argparse.Namespace, base_url: str, cache: Path, run_dir: Pat
             "prefetch": marks["prefetched"] - marks["collected"],
             "tests": marks.get("last_test", first_test) - marks["prefetched"],
             "wrap-up": end_s - marks.get("last_test", first_test),
-            "whole": end_s - start_s, "trials": trials}
+            "whole": end_s - start_s, "trials": trials, "cpu": cpu_s, "load": load}
 
 
 def main() -> None:
@@ -100,7 +117,7 @@ def main() -> None:
 
     ideal_rps = args.concurrency / args.latency_s
     print(f"{'run':<8}" + "".join(f"{p:>12}" for p in (*PHASES, "whole")) +
-          f"{'ms/trial':>10}{'x ideal':>9}")
+          f"{'ms/trial':>10}{'CPU ms/trial':>14}{'x ideal':>9}{'load':>7}")
     try:
         with tempfile.TemporaryDirectory(prefix="eartest-whole-run-") as scratch:
             root = Path(scratch)
@@ -119,7 +136,9 @@ def main() -> None:
                              if name == "fresh" else f"{'':>9}")
                     print(f"{name:<8}" + "".join(f"{times[p]:>11.2f}s" for p in PHASES) +
                           f"{times['whole']:>11.2f}s" +
-                          f"{1000 * times['whole'] / times['trials']:>10.2f}{ratio}")
+                          f"{1000 * times['whole'] / times['trials']:>10.2f}"
+                          f"{1000 * times['cpu'] / times['trials']:>14.2f}{ratio}"
+                          f"{times['load']:>7.2f}")
                 print(f"  {fresh['trials']} trials, {requests} requests, ideal "
                       f"{requests / ideal_rps:.2f} s at {ideal_rps:.0f} requests/s")
     finally:

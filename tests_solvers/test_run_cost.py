@@ -157,3 +157,25 @@ def test_a_run_that_sends_nothing_imports_no_sdk(code, absent):
                           text=True, timeout=300, env=env)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[]"
+
+
+PROBE = '''
+import sys
+
+
+def pytest_unconfigure(config):
+    print("hypothesis imported:", "hypothesis" in sys.modules)
+'''
+
+
+def test_a_bench_run_does_not_load_hypothesis(tmp_path):
+    (tmp_path / "import_probe.py").write_text(PROBE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "bench/test_chord.py", "-q", "-s", "-p", "import_probe",
+         "-p", "no:cacheprovider", "--no-report", "--model", "oracle", "-m",
+         "midi and zero and standalone", "-k", "chord4", "--run-dir", str(tmp_path / "run")],
+        cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "hypothesis imported: False" in done.stdout

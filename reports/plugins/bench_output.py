@@ -39,6 +39,11 @@ def pytest_configure(config: pytest.Config) -> None:
         # a bench run has no snapshot to check; left in, the snapshot plugin prints its
         # summary and a warning about missing worker reports when the run is interrupted
         config.pluginmanager.unregister(snapshots)
+    properties = config.pluginmanager.get_plugin("hypothesispytest")
+    if bench and properties is not None:
+        # a bench run has no property test; left in, Hypothesis' plugin imports hypothesis
+        # (0.5-1 s) for its end-of-session summary
+        config.pluginmanager.unregister(properties)
 
 
 @pytest.hookimpl(hookwrapper=True)
