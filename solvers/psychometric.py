@@ -27,8 +27,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import minimize
-from scipy.stats import chi2
 
 MAX_LAPSE = 0.1
 BELOW_RANGE = "below the smallest tested level"  # a larger level is easier: easy everywhere
@@ -170,6 +168,8 @@ def _nll(params: np.ndarray, z, k, n, guess: float, sign: float) -> tuple[float,
 def _mle(z: np.ndarray, k, n, guess: float, sign: float,
          start: np.ndarray | None = None) -> tuple[np.ndarray, float]:
     """Maximum-likelihood (threshold_z, slope, lapse), from a few starts; and its -log L."""
+    from scipy.optimize import minimize  # scipy is imported only by a run with a staircase
+
     span = float(z.max() - z.min())
     bounds = [(z.min() - span, z.max() + span), (0.01 / span, 200.0 / span), (0.0, MAX_LAPSE)]
     starts = [start] if start is not None else [
@@ -195,6 +195,8 @@ def _deviance(k: np.ndarray, n: np.ndarray, p: np.ndarray) -> float:
 
 def _null_not_rejected(k: np.ndarray, n: np.ndarray, guess: float, nll: float) -> bool:
     """True when "every answer a guess" explains the data as well (likelihood ratio, 3 df)."""
+    from scipy.stats import chi2
+
     p0 = min(max(guess, _EPS), 1 - _EPS)
     null_nll = -float((k * math.log(p0) + (n - k) * math.log(1 - p0)).sum())
     statistic = 2 * (null_nll - nll)

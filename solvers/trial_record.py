@@ -17,10 +17,12 @@ the previous shape (``record_version`` 1) are read as they are, with ``family`` 
 
 from __future__ import annotations
 
+import copy
 import re
 import types
 from collections.abc import Mapping
-from dataclasses import MISSING, asdict, dataclass, fields
+from dataclasses import MISSING, dataclass, fields, is_dataclass
+from functools import cache
 from typing import Any, get_args, get_origin, get_type_hints
 
 RECORD_VERSION = 2
@@ -167,7 +169,7 @@ class TrialRecord:
 
     def to_json(self) -> dict:
         """The JSON object written to ``trials.jsonl`` (unset optional fields left out)."""
-        data = asdict(self)
+        data = _plain(self)
         extractor = self.extractor_model is not None
         for name in _OPTIONAL:
             if data[name] is None and not (extractor and name in _EXTRACTION):
@@ -240,10 +242,37 @@ def row_from_json(data: object) -> dict:
 # --- Field checks ------------------------------------------------------------------------------
 
 
+_JSON_LEAVES = (str, int, float, bool, type(None))
+
+
+def _plain(value: object) -> Any:
+    """``dataclasses.asdict`` for a record: dataclasses become dicts, containers are copied,
+    and JSON scalars are taken as they are (asdict deep-copies each one: a third of the cost
+    of writing a record)."""
+    if isinstance(value, _JSON_LEAVES):
+        return value
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _plain(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    if isinstance(value, dict):
+        return {_plain(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple):
+        items = [_plain(item) for item in value]
+        return type(value)(*items) if hasattr(value, "_fields") else type(value)(items)
+    return copy.deepcopy(value)  # anything else, as asdict does
+
+
+@cache
+def _schema(kind: type) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The dataclass ``kind``'s resolved annotations and fields by name, worked out once
+    (``get_type_hints`` evaluates every annotation string anew on each call)."""
+    return get_type_hints(kind), {f.name: f for f in fields(kind)}
+
+
 def _checked(kind: type, data: Mapping[str, Any], prefix: str) -> dict:
     """``data``'s values for the dataclass ``kind``, each checked against its annotation."""
-    hints = get_type_hints(kind)
-    known = {f.name: f for f in fields(kind)}
+    hints, known = _schema(kind)
     unknown = sorted(set(data) - set(known))
     if unknown:
         raise RecordError(f"field '{prefix}{unknown[0]}': unknown to record version "

@@ -9,6 +9,7 @@ the requests it received and the most it held at once.
 from __future__ import annotations
 
 import os
+import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -58,6 +59,13 @@ def test_cache_refresh_sends_one_request_per_trial_turn(tmp_path, workers):
         assert len(turns) == TRIALS and not any(t["cached"] for t in turns)
     # Refresh asks again once per run, not once in the prefetch and once more in the test body.
     assert (after_first, after_second - after_first) == (TRIALS, TRIALS)
+    # One process hands its results over in memory; xdist workers through the cache file,
+    # which holds none of them once the run is over.
+    with sqlite3.connect(tmp_path / "responses.sqlite") as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master")}
+        left = db.execute("SELECT COUNT(*) FROM trial_results").fetchone()[0] \
+            if "trial_results" in tables else None
+    assert left == (0 if workers else None)
 
 
 @pytest.mark.parametrize("workers", [[], ["-n", "2"]], ids=["single", "xdist"])

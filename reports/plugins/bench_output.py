@@ -39,10 +39,17 @@ def pytest_configure(config: pytest.Config) -> None:
         # a bench run has no snapshot to check; left in, the snapshot plugin prints its
         # summary and a warning about missing worker reports when the run is interrupted
         config.pluginmanager.unregister(snapshots)
+    properties = config.pluginmanager.get_plugin("hypothesispytest")
+    if bench and properties is not None:
+        # a bench run has no property test; left in, Hypothesis' plugin imports hypothesis
+        # (0.5-1 s) for its end-of-session summary
+        config.pluginmanager.unregister(properties)
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call):
+    if item.config.stash.get(ONE_LINE, False):
+        _trim_to_test_body(item, call)
     outcome = yield
     report = outcome.get_result()
     if not (report.failed and item.config.stash.get(ONE_LINE, False)):
@@ -50,3 +57,20 @@ def pytest_runtest_makereport(item: pytest.Item, call):
     crash = getattr(report.longrepr, "reprcrash", None)
     if crash is not None and "\n" in crash.message:
         crash.message = crash.message.split("\n", 1)[0]
+
+
+def _trim_to_test_body(item: pytest.Item, call) -> None:
+    """A wrong answer's traceback, cut to the test body's own frame before pytest formats it.
+
+    pytest keeps the frames from the test function on and checks each frame's file on disk
+    while cutting (about 25 frames of runner and pluggy above the test body, several ms per
+    failure; most trials of a weak model fail). When the assertion is raised in the test
+    body itself, that frame is the one pytest keeps anyway, so the failure reads the same.
+    """
+    excinfo = call.excinfo
+    if call.when != "call" or excinfo is None or not excinfo.errisinstance(AssertionError):
+        return
+    last = excinfo.traceback[-1]
+    body = getattr(getattr(item, "obj", None), "__code__", None)
+    if body is not None and last.frame.code.raw is body:
+        excinfo.traceback = excinfo.traceback[-1:]

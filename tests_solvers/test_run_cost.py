@@ -1,0 +1,181 @@
+"""What each trial and each run pays (issue 33): the cuts keep behaviour and stay cut.
+
+A record is written and read as before, only without re-resolving its schema or deep-copying
+its values; prompt templates are parsed once per edit and an edit still shows at once; a
+wrong answer's failure reads the same with its traceback cut to the test body first; and a
+run that sends nothing imports neither the Gemini SDK nor scipy.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from _pytest._code import ExceptionInfo
+
+from fixtures.backends.base import GenerationSettings
+from fixtures.backends.offline import OracleBackend
+from fixtures.running.runner import Trial, run_trial_sync
+from fixtures.running.trial_store import MemoryTrialStore
+from fixtures.tasks import prompt_files
+from fixtures.tasks.catalog import items_for
+from reports.plugins.bench_output import _trim_to_test_body
+from solvers import trial_record
+from solvers.trial_record import TrialRecord, row_from_json
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _records() -> list[TrialRecord]:
+    """Real records of every core strategy (LogicLM's carry transcriptions and turns)."""
+    item = items_for("chord")[0]
+    return [run_trial_sync(OracleBackend(), Trial("oracle", "midi", "zero", strategy, item),
+                           GenerationSettings()).record()
+            for strategy in ("standalone", "cot", "logiclm")]
+
+
+def test_a_record_is_written_as_dataclasses_asdict_wrote_it():
+    for record in _records():
+        expected = {k: v for k, v in asdict(record).items() if k in record.to_json()}
+        assert json.dumps(record.to_json(), sort_keys=True) == json.dumps(expected,
+                                                                          sort_keys=True)
+        assert record.to_json()["turns"] is not record.turns  # a copy, as asdict made
+
+
+def test_plain_copies_containers_and_keeps_tuples_and_named_tuples():
+    point = SimpleNamespace  # not a container: copied whole, as asdict does
+    from collections import namedtuple
+
+    Pair = namedtuple("Pair", "a b")
+    value = {"t": (1, [2]), "n": Pair(1, {"x": [3]}), "o": point(z=1)}
+    plain = trial_record._plain(value)
+    assert plain == {"t": (1, [2]), "n": Pair(1, {"x": [3]}), "o": plain["o"]}
+    assert type(plain["n"]) is Pair and plain["t"][1] is not value["t"][1]
+    assert plain["o"] is not value["o"] and plain["o"].z == 1
+
+
+def test_reading_records_resolves_each_schema_once(monkeypatch):
+    calls = []
+    real = trial_record.get_type_hints
+
+    def counting(kind):
+        calls.append(kind)
+        return real(kind)
+
+    monkeypatch.setattr(trial_record, "get_type_hints", counting)
+    trial_record._schema.cache_clear()
+    lines = [record.to_json() for record in _records()] * 20
+    rows = [row_from_json(json.loads(json.dumps(line))) for line in lines]
+    assert len(rows) == 60 and all(row["correct"] is True for row in rows)
+    assert sorted(kind.__name__ for kind in calls) == ["CoreDetails", "TrialRecord"]
+    trial_record._schema.cache_clear()
+
+
+def test_prompt_templates_are_parsed_once_per_edit(tmp_path, monkeypatch):
+    parses = []
+    real_loads = prompt_files.tomllib.loads
+    monkeypatch.setattr(prompt_files, "tomllib",
+                        SimpleNamespace(loads=lambda text: parses.append(text) or
+                                        real_loads(text)))
+    path = tmp_path / "task.toml"
+    path.write_text('system = "one"\n')
+    assert [prompt_files.prompt_templates(path)["system"] for _ in range(5)] == ["one"] * 5
+    assert len(parses) == 1
+    path.write_text('system = "two"\n')  # same size, within the clock's resolution
+    assert prompt_files.prompt_templates(path)["system"] == "two"
+    assert len(parses) == 2
+
+
+def test_the_memory_store_hands_each_result_to_its_test_once():
+    store = MemoryTrialStore()
+    first = SimpleNamespace(model="m", trial_id="t1")
+    again = SimpleNamespace(model="m", trial_id="t1")  # the test's own parametrized object
+    result = SimpleNamespace(correct=True, trial=first)
+    store.put(first, result)
+    store.put(SimpleNamespace(model="other", trial_id="t1"), SimpleNamespace(trial=None))
+    taken = store.take(again)
+    assert taken is result and taken.trial is again
+    assert store.take(again) is None  # taken once
+    store.clear()
+    assert store.take(SimpleNamespace(model="other", trial_id="t1")) is None
+
+
+def _test_body():
+    assert False, "wrong answer"  # noqa: B011 (a bench test's failing assert)
+
+
+def _deeper():
+    _test_body()
+
+
+def _failure(function) -> ExceptionInfo:
+    try:
+        function()
+    except AssertionError:
+        return ExceptionInfo.from_current()
+    raise AssertionError("no failure")
+
+
+def test_a_wrong_answers_traceback_is_cut_to_the_test_body():
+    excinfo = _failure(_deeper)  # runner and pluggy frames stand above a test body
+    assert len(excinfo.traceback) >= 3
+    item = SimpleNamespace(obj=_test_body)
+    _trim_to_test_body(item, SimpleNamespace(when="call", excinfo=excinfo))
+    assert [entry.frame.code.raw for entry in excinfo.traceback] == [_test_body.__code__]
+    assert excinfo.exconly(tryshort=True).startswith("AssertionError: wrong answer")
+
+
+def test_a_failure_raised_below_the_test_body_keeps_its_traceback():
+    excinfo = _failure(_deeper)
+    whole = len(excinfo.traceback)
+    _trim_to_test_body(SimpleNamespace(obj=_deeper), SimpleNamespace(when="call",
+                                                                     excinfo=excinfo))
+    assert len(excinfo.traceback) == whole  # raised in _test_body, not the test's own frame
+    _trim_to_test_body(SimpleNamespace(obj=_test_body), SimpleNamespace(when="setup",
+                                                                         excinfo=excinfo))
+    assert len(excinfo.traceback) == whole  # only the call's wrong answer
+
+
+@pytest.mark.parametrize("code, absent", [
+    ("from fixtures.backends.gemini import GeminiBackend\n"
+     "from fixtures.backends.options import BackendOptions\n"
+     "GeminiBackend('gemini-pro', 'gemini-2.5-pro', 'key', BackendOptions())",
+     ("google.genai", "aiohttp", "pydantic")),
+    ("import reports.plugins.report, reports.builders.artifacts, reports.stats.thresholds",
+     ("scipy",)),
+], ids=["gemini-backend-built", "report-modules"])
+def test_a_run_that_sends_nothing_imports_no_sdk(code, absent):
+    check = f"{code}\nimport sys\nprint([m for m in {absent!r} if m in sys.modules])"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    done = subprocess.run([sys.executable, "-c", check], cwd=REPO, capture_output=True,
+                          text=True, timeout=300, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"
+
+
+PROBE = '''
+import sys
+
+
+def pytest_unconfigure(config):
+    print("hypothesis imported:", "hypothesis" in sys.modules)
+'''
+
+
+def test_a_bench_run_does_not_load_hypothesis(tmp_path):
+    (tmp_path / "import_probe.py").write_text(PROBE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "bench/test_chord.py", "-q", "-s", "-p", "import_probe",
+         "-p", "no:cacheprovider", "--no-report", "--model", "oracle", "-m",
+         "midi and zero and standalone", "-k", "chord4", "--run-dir", str(tmp_path / "run")],
+        cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert "hypothesis imported: False" in done.stdout
