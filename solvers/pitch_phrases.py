@@ -33,6 +33,12 @@ _REFERENCE_PITCH = re.compile(
     # or after it: "A4 is my reference", "C4 as the reference"
     r"|\b[A-G](?:#|b|\u266f|\u266d)?-?\d\b(?i:\s+(?:is|was|being|as)\s+(?:my|the|a|our)\s+"
     r"(?:tuning\s+)?reference)\b")
+# A frequency named as the reference: "the 440.00 Hz reference", "a 261.63 Hz reference tone",
+# "the reference of 523 Hz", "reference at 440Hz".
+_REFERENCE_HZ = re.compile(
+    r"\b\d+(?:\.\d+)?\s*Hz\s+(?:tuning\s+)?reference\b(?:\s+(?:pitch|tone|note))?"
+    r"|\breference(?:\s+(?:pitch|tone|note))?\s*(?:is|was|of|at|=|:)\s*\d+(?:\.\d+)?\s*Hz\b",
+    re.IGNORECASE)
 # A tolerance after a number: "(±1)", "± 0.5", "+/- 2", "give or take 1".
 _TOLERANCE = re.compile(r"\(?\s*(?:\u00b1|\+/-|\+-|give\s+or\s+take)\s*\d+(?:\.\d+)?\s*"
                         r"(?:semitones?|cents?|hz)?\s*\)?", re.IGNORECASE)
@@ -80,6 +86,7 @@ def spell_numbers(text: str) -> str:
 
 def without_non_answers(text: str) -> str:
     """``text`` with tuning references, tolerances and stated octave numbers blanked out."""
-    for pattern in (_TUNING_BEFORE, _TUNING_AFTER, _REFERENCE_PITCH, _TOLERANCE, _OCTAVE):
+    for pattern in (_TUNING_BEFORE, _TUNING_AFTER, _REFERENCE_PITCH, _REFERENCE_HZ,
+                    _TOLERANCE, _OCTAVE):
         text = pattern.sub(lambda m: " " * len(m.group()), text)
     return text

@@ -110,6 +110,17 @@ def _solfege_primaries(text: str) -> list[ParsedPitch]:
     return found
 
 
+# A syllable standing alone as an item of the answer ("sol, MIDI 65", "MIDI 67 (sol)"): a
+# restatement in another notation; inside prose ("I do think …") a syllable is a word.
+_LIST_BEFORE = re.compile(r"(?:^|[:,(/;]|\b(?:or|and))\s*$", re.IGNORECASE)
+_LIST_AFTER = re.compile(r"\s*(?:[,)/;]|$)")
+
+
+def _standalone_solfege(text: str) -> list[ParsedPitch]:
+    return [pitch for start, end, pitch in solfege_mentions(text)
+            if _LIST_BEFORE.search(text[:start]) and _LIST_AFTER.match(text, end)]
+
+
 def _key(pitch: ParsedPitch, octave_free: bool) -> int:
     return pitch.pitch_class if octave_free or pitch.midi_note is None else pitch.midi_note
 
@@ -134,7 +145,7 @@ def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[st
         text = normalize_frequency_commas(text)
     spn = spn_mentions(text)
     numbers = find_numbers(mask_spans(text, spn))
-    restated: dict[str, list] = {"spn": [], "midi": [], "hz": []}
+    restated: dict[str, list] = {"spn": [], "midi": [], "hz": [], "solfege": []}
     spn = [(start, end, p) for start, end, p in spn if not _CHORD_AFTER.match(text, end)]
     if notation == "spn":
         primary = [pitch for start, _, pitch in spn if not _is_reference(text, start)]
@@ -144,6 +155,8 @@ def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[st
         primary = []
     if notation != "spn":
         restated["spn"] = [p for start, _, p in spn if not _is_reference(text, start)]
+    if notation != "solfege":
+        restated["solfege"] = _standalone_solfege(mask_spans(text, spn))
     for number in numbers:
         if text[number.end : number.end + 1] == ":" or _is_reference(text, number.start):
             continue
@@ -181,6 +194,10 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             if not pitches:
                 continue
             vias.append(other)
+            if other == "solfege":  # no octave: it agrees by pitch class
+                if not {p.pitch_class for p in pitches} <= {key % 12 for key in keys}:
+                    return None, HEDGE
+                continue
             if not _agrees([_key(p, octave_free) for p in pitches], keys, kind):
                 return None, HEDGE  # the answer restates itself as a different pitch
         freqs = tuple(_frequency(p) for p in primary) if notation == "hz" else ()

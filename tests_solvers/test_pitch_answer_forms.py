@@ -102,3 +102,31 @@ def test_ranks_must_be_a_permutation():
     for bad in ("3, 1, 1", "0, 1, 2", "3, 1", "tone three"):
         verdict = score_answer("ranks", (3, 1, 2), f"Final Answer: {bad}")
         assert verdict.error_class == "unparseable_answer", bad
+
+
+# --- a frequency named as the reference; a syllable restating the answer -------------------
+
+@pytest.mark.parametrize("reply", [
+    "Compared with the 440.00 Hz reference, the tone sits a whole step higher, near 493.88 Hz.",
+    "Against a 261.63 Hz reference tone the note lands around 493.9 Hz.",
+    "The reference was 440 Hz; this one is higher, roughly 493.88 Hz.",
+])
+def test_a_frequency_named_as_the_reference_is_never_the_answer(reply):
+    from solvers.reading import pitch_answer_reader
+
+    reading = pitch_answer_reader("pitch", "hz")(reply)
+    assert reading.answer is None or reading.answer.keys == (71,), reading
+
+
+@pytest.mark.parametrize(("reply", "keys"), [
+    ("Final Answer: fa, MIDI 62", None),  # F against D: two answers
+    ("Final Answer: 67 / la", None),
+    ("Final Answer: 64, mi", (64,)),
+    ("Final Answer: MIDI 69 (la)", (69,)),
+    ("I do think the note is MIDI 65.", (65,)),  # "do" inside prose is a word
+])
+def test_a_syllable_standing_as_an_answer_item_must_agree(reply, keys):
+    from solvers.reading import pitch_answer_reader
+
+    reading = pitch_answer_reader("pitch", "midi")(reply)
+    assert (reading.answer.keys if reading.answer else None) == keys, reading
