@@ -199,7 +199,7 @@ def _collect_args(command: DocCommand, args: list[str], stand_ins: dict[str, str
     for index, word in enumerate(args[:-1]):
         if word == "-n":
             args[index + 1] = "0"  # collecting needs no workers
-    if not any(a.startswith("--pitch-sample") for a in args):
+    if not any(a.startswith(("--pitch-sample", "--stimuli-manifest")) for a in args):
         args += ["--pitch-sample", "2"]  # every experiment, notation and marker, 1/60 the time
     return [*COLLECT_PLUGINS, *args, "--collect-only", "-q"]
 
