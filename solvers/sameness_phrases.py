@@ -32,14 +32,13 @@ _NOTHING_MOVED = re.compile(r"\bnothing\s+(?:has\s+|was\s+)?(?:moved|shifted|dis
 _ASPECT = (r"(?:the\s+|their\s+|its\s+)?(?:overall\s+)?(?:key|keys|register|octave|pitch\s+level"
            r"|starting\s+pitch|transposition|tempo|speed|instrument|instrumentation|timbre"
            r"|sound|tone|dynamics|volume|loudness)")
+_EXCEPT = r"(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but\s+for|aside\s+from)"
 _ONLY_ASPECT = re.compile(
     rf"(?<!\bnot\s)(?:\b(?:only|just)\s+{_ASPECT}\s+(?:differs|differ|changes|changed|is\s+"
     rf"different|varies)\b|\bthe\s+only\s+(?:difference|change)\s+(?:is|being)\s+{_ASPECT}\b"
     rf"|\b(?:differ|differs|vary|varies)\s+only\s+in\s+{_ASPECT}\b"
-    rf"|\b(?:same|identical)\s+(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but"
-    rf"\s+for|aside\s+from)\s+{_ASPECT}\b)(?=\s*(?:[.;:!,\n\u2014\u2013(]|$|between\b))",
+    rf"|\b(?:same|identical)\s+{_EXCEPT}\s+{_ASPECT}\b)(?=\s*(?:[.;:!,\n\u2014\u2013(]|$|between\b))",
     re.IGNORECASE)
-_EXCEPT = r"(?:apart\s+from|except(?:\s+for)?|other\s+than|save\s+for|but\s+for|aside\s+from)"
 _SAME_WORD = r"(?:the\s+same|identical|equivalent)"
 # "identical apart from the second bar", "identical to rhythm 1 except in bar 3", "match beat
 # for beat except for bar four": what lies between may not turn or negate
