@@ -10,6 +10,11 @@ MODEL ?= listener
 
 .PHONY: setup system test lint bench labels e2e clean
 
+# Python's bytecode cache is on for everything make runs, whatever the shell says: with
+# PYTHONDONTWRITEBYTECODE set (some images set it), every pytest subprocess of the test suite
+# compiles the project and rewrites its plugins' asserts again (about a second each).
+unexport PYTHONDONTWRITEBYTECODE
+
 setup: system $(STAMP)
 
 system:

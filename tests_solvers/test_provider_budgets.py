@@ -203,7 +203,7 @@ def test_an_always_failing_gemini_gets_exactly_max_attempts_per_trial(tmp_path):
 def test_a_retry_pays_the_rpm_for_every_provider(tmp_path, model):
     """15 requests a minute: one every 4 s. The retry after a 503 waits for its slot, although
     the backoff alone (at most 1 s for a first retry) would have sent it sooner. (The first
-    attempt may reach the server up to 2 s after its slot: the SDK client is made then.)"""
+    attempt leaves after its client is open, so a slow SDK import does not shorten the gap.)"""
     with gemini_fake.FakeGeminiServer(keep_bodies=False) as gemini, \
             openai_fake.FakeOpenAIServer() as openai:
         gemini.script(gemini_fake.server_error(503))

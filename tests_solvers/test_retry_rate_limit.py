@@ -43,6 +43,36 @@ def test_every_attempt_waits_for_the_rate_limit():
     assert len(gaps_s) == 2 and all(gap >= 0.25 for gap in gaps_s), gaps_s
 
 
+class SlowToOpen(FailsFirst):
+    """A provider whose client takes a while to open (an SDK imported on first use)."""
+
+    def __init__(self, open_s: float) -> None:
+        super().__init__(failures=1)
+        self.open_s = open_s
+        self.prepared_at: list[float] = []
+
+    async def prepare(self) -> None:
+        if not self.prepared_at:
+            await asyncio.sleep(self.open_s)
+            self.prepared_at.append(time.monotonic())
+
+    async def attempt(self, request: Request) -> Response:
+        await self.prepare()  # as the real backends do: the client opens on first use
+        return await super().attempt(request)
+
+
+def test_the_client_opens_before_the_first_slot_is_taken():
+    """A slow client start must not eat into the gap between the first attempt and its retry:
+    the retry's slot is one interval after the first attempt actually left."""
+    provider = SlowToOpen(open_s=0.3)
+    no_backoff = RetryPolicy(max_attempts=2, initial_delay_s=0.0)
+    backend = RetryingBackend(provider, no_backoff, RetryCounter(), RateLimiter(150).acquire)
+    asyncio.run(backend.generate(Request(system="", turns=())))  # slots 0.4 s apart
+    assert len(provider.prepared_at) == 1 and provider.prepared_at[0] <= provider.attempted_at[0]
+    (gap_s,) = [b - a for a, b in itertools.pairwise(provider.attempted_at)]
+    assert gap_s >= 0.35, gap_s  # without prepare() first: 0.4 - 0.3 s
+
+
 def test_without_a_limit_retries_follow_the_backoff_alone():
     provider = FailsFirst(failures=1)
     backend = RetryingBackend(provider, RetryPolicy(initial_delay_s=0.0), RetryCounter())
