@@ -9,7 +9,9 @@ import pytest
 
 from fixtures.muse.definitions import MELODY_SHAPE
 from fixtures.muse.harmony_definitions import INSTRUMENT
+from fixtures.muse.registry import TASKS as MUSE_TASKS
 from fixtures.tasks.definitions import CHORD, SYNCOPATION
+from solvers.mcq import match_option
 from solvers.reading import HEDGE, choice_reader, pitch_answer_reader
 
 MIDI = pitch_answer_reader("pitch", "midi")
@@ -119,3 +121,41 @@ def test_every_other_option_ruled_out_in_a_list_or_with_asides_leaves_one(read, 
 ])
 def test_near_eliminations_stay_unread(read, reply: str) -> None:
     assert read(reply) is None
+
+
+# --- 4. Meters said as a time signature or a count; a recount between two answers ---------------
+
+GROUPS = choice_reader({"A": "Groups of 3", "B": "Groups of 4", "C": "Groups of 5"})
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("5/4", "C"), ("The bar is in 3/4.", "A"), ("Plainly 4/4 throughout.", "B"),
+    ("Not 3/4 but 5/4.", "C"), ("It could be 5/4.", None), ("6/8", None), ("15/4", None),
+    ("3/4 or 5/4", None),
+])
+def test_a_quarter_note_time_signature_names_its_grouping(reply: str, answer) -> None:
+    assert GROUPS(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("It's in two: ONE-two, with the kick on every downbeat.", "A"),
+    ("It's in three, with the accent on the first beat.", "B"),
+    ("This is in 2/4.", "A"), ("It is in 3/4.", "B"), ("It is not in three.", None),
+])
+def test_a_meter_said_as_its_count_is_read(reply: str, answer) -> None:
+    assert MUSE_TASKS["muse_meter"].extract_answer(reply) == answer
+
+
+TEMPOS = {"A": "Around 60 BPM", "B": "Around 90 BPM", "C": "Around 120 BPM"}
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Final Answer: C\n\nCounting the snare again, the pulse is half that.\nFinal Answer: A", "A"),
+    ("Final Answer: B\nChecking the hi-hat again, it is faster.\nFinal Answer: C", "C"),
+    ("Final Answer: C\n\nHmm.\nFinal Answer: A", None),  # no marker: a hedge
+    ("Final Answer: C\n\nOn reflection the pulse is slower.\nFinal Answer: A", None),
+    ("Final Answer: C\nCounting again.\nFinal Answer: A\nFinal Answer: B", None),  # two after
+    ("Final Answer: C\nThe count again lands near 120.\nFinal Answer: A", None),
+])
+def test_a_recount_between_two_final_answers_is_a_second_look(reply: str, answer) -> None:
+    assert match_option(reply, TEMPOS).letter == answer
