@@ -59,7 +59,9 @@ _DELIMITER = re.compile(
 )
 _UNCERTAIN = re.compile(
     r"\b(?:maybe|perhaps|possibly|unsure|uncertain|undecided|either|neither|guessing|"
-    r"not\s+(?:\w+\s+)?(?:sure|certain|confident)|can'?t|cannot|unable|hard\s+to|"
+    # "can't tell" doubts; "it can't be the second loop" rules an option out
+    r"not\s+(?:\w+\s+)?(?:sure|certain|confident)|(?:can'?t|cannot)(?!\s+be\s+(?:the|an?)\s)"
+    r"|unable|hard\s+to|"
     r"could\s+(?:also\s+)?be|might\s+(?:also\s+)?be|may\s+be|unclear)\b|\?",
     re.IGNORECASE,
 )

@@ -53,7 +53,8 @@ _DIRECTION = re.compile(
 
 # A contour is said of the whole melody ("the melody", "it", "each note"), never of a part.
 _WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|pitch|"
-                    r"(?:each|every)\s+note)\b", re.IGNORECASE)
+                    r"(?:each|every)\s+note|throughout|from\s+start\s+to\s+finish"
+                    r"|from\s+beginning\s+to\s+end)\b", re.IGNORECASE)  # "Rises throughout."
 _PART = re.compile(r"\b(?:first|last|opening|final|next|second|third|fourth|fifth|middle|"
                    r"closing|later|earlier|one)\s+(?:(?:two|three|four|"
                    r"five|six|few|couple\s+of)\s+)?(?:notes?|half|halves|part|parts|bars?|"

@@ -12,7 +12,8 @@ from collections.abc import Callable
 # uncertain one (the caller checks uncertainty words first).
 _RULED_OUT = re.compile(
     r"\s*(?:(?:it|this|that)\s*(?:'|\u2019)?\s*s\s+|(?:it|this|that)\s+is\s+|"
-    r"(?:it|this|that)\s+isn\s*(?:'|\u2019)?\s*t\s+)?"
+    r"(?:it|this|that)\s+isn\s*(?:'|\u2019)?\s*t\s+|(?:it|this|that)\s+(?:can(?:'|\u2019)?t|cannot)"
+    r"\s+be\s+)?"
     r"(?:(?:definitely|certainly|clearly|surely|absolutely)\s+)?(?:not\s+)?"
     r"(?!(?:only|just|merely|simply|exactly|quite|necessarily)\b)(?P<what>.+?)[\s.!]*",
     re.IGNORECASE | re.DOTALL)
@@ -23,7 +24,8 @@ RULED_OUT_PARTS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:it|this|that|no
 NEGATED_PART = re.compile(r"\s*(?:(?:it|this|that)\s*(?:(?:'|\u2019)\s*s\s+not|\s+is\s+not"
                           r"|\s+isn\s*(?:'|\u2019)\s*t|\s+is\s+neither)|neither|not|nor)\s+(?P<what>.+)",
                           re.IGNORECASE | re.DOTALL)
-_NEGATED = re.compile(r"\bnot\b|\bisn\s*(?:'|\u2019)?\s*t\b", re.IGNORECASE)
+_NEGATED = re.compile(r"\bnot\b|\bisn\s*(?:'|\u2019)?\s*t\b|\bcan(?:'|\u2019)?t\b|\bcannot\b",
+                      re.IGNORECASE)
 
 Named = Callable[[str], tuple[set[str], str | None, bool]]
 

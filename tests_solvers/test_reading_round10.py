@@ -159,3 +159,39 @@ TEMPOS = {"A": "Around 60 BPM", "B": "Around 90 BPM", "C": "Around 120 BPM"}
 ])
 def test_a_recount_between_two_final_answers_is_a_second_look(reply: str, answer) -> None:
     assert match_option(reply, TEMPOS).letter == answer
+
+
+# --- 5. A contour named by a likeness, a comparison as a key, "it can't be" one of two -------
+
+SHAPE = MUSE_TASKS["muse_melody_shape"].extract_answer
+COMPARE = MUSE_TASKS["muse_sync_compare"].extract_answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("It sinks to the bottom and comes back up again, a V shape.", "D"),
+    ("Its contour is a bowl rather than a dome.", "D"),
+    ("The line traces a hill.", "C"),
+    ("Climbs throughout.", "A"), ("Drops from start to finish.", "B"),
+    ("A hill, or maybe a valley.", None), ("Not a hill.", None),
+    ("The first bar is a little hill.", None), ("Up and down throughout.", None),
+    ("Climbs throughout the opening half.", None),
+])
+def test_a_contour_named_by_a_likeness_or_said_of_the_whole(reply: str, answer) -> None:
+    assert SHAPE(reply) == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ('{"more_syncopated": "loop 1"}', "A"), ('{"lessSyncopated": "the first loop"}', "B"),
+    ('{"more_syncopated": "neither"}', None), ('{"louder": "loop 1"}', None),
+    ("It can't be the first loop, whose kick and snare sit squarely on the beats of every "
+     "single bar.", "B"),
+    ("It cannot be the second loop.", "A"),
+    ("I can't tell; the second loop, maybe.", None), ("I can't be sure it is loop 2.", None),
+    ("It can't be the first loop or the second loop.", None),
+])
+def test_a_comparison_keyed_by_its_property_and_one_of_two_ruled_out(reply: str, answer) -> None:
+    assert COMPARE(reply) == answer
+
+
+def test_it_cannot_be_one_of_four_options_names_none() -> None:
+    assert CHORD.extract_answer("It can't be a major chord.") is None
