@@ -22,7 +22,9 @@ _CLAUSE_BREAK = re.compile(r"\s*[,;:]\s+|\s+[-\u2014\u2013]\s+|\s*[\u2014\u2013]
 _RESTATING = re.compile(
     r"^(?:(?:and\s+)?(?:so|thus|hence|therefore)\s+(?:it\s*(?:['\u2019]s|\s+is)\s+)?"
     r"|which\s+(?:is|makes\s+it|gives|means)\s+|that\s+is,?\s+|i\.e\.,?\s+"
-    r"|making\s+it\s+|namely\s+)", re.IGNORECASE)
+    r"|making\s+it\s+|namely\s+"
+    # after a concession the assertion: "not identical in pitch, but they are transpositions"
+    r"|but\s+(?=(?:they|it|the|this|these|both)\b))", re.IGNORECASE)
 # A closing that turns, limits in time, compares or negates is no restated answer: "then a
 # violin", "but not the same", "unlike a major chord", "not minor", "than the reference".
 _NOT_A_RESTATEMENT = re.compile(

@@ -74,6 +74,7 @@ _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
+_TABLE_ROW = re.compile(r"(?<=\|)([^|\n]*)(?=\|)")  # the cells of "| a | b |"
 
 
 @dataclass(frozen=True)
@@ -275,6 +276,9 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
     if listed := listed_options(wordy) or closing_answers(wordy, _CORRECTION):  # read together
         return [*tiers, [AnswerSpan(line, "last_line") for line in listed]]
+    if wordy and len(cells := [c.strip() for c in _TABLE_ROW.findall(wordy[-1])]) > 1:
+        # a table's last row ("| clip_3.wav | Minor |"): its cells, the answer the last of them
+        return [*tiers, [AnswerSpan(cell, "last_line") for cell in cells if _WORD.search(cell)]]
     if wordy:
         last = wordy[-1]
         if _word_count(last) <= MAX_FALLBACK_WORDS:

@@ -12,7 +12,7 @@ from fixtures.muse.harmony_definitions import INSTRUMENT
 from fixtures.muse.registry import TASKS as MUSE_TASKS
 from fixtures.tasks.definitions import CHORD, SYNCOPATION
 from solvers.mcq import match_option
-from solvers.reading import HEDGE, choice_reader, pitch_answer_reader
+from solvers.reading import HEDGE, SAMENESS, choice_reader, pitch_answer_reader, yes_no_reader
 
 MIDI = pitch_answer_reader("pitch", "midi")
 SPN = pitch_answer_reader("pitch", "spn")
@@ -195,3 +195,36 @@ def test_a_comparison_keyed_by_its_property_and_one_of_two_ruled_out(reply: str,
 
 def test_it_cannot_be_one_of_four_options_names_none() -> None:
     assert CHORD.extract_answer("It can't be a major chord.") is None
+
+
+# --- 6. An assertion after a concession, an intensifier, a table's last row -------------------
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("The two tunes do not start on the same note at all, but they are exact transpositions of "
+     "each other.", "yes"),
+    ("The two tunes share their rhythm and their opening gesture, but they are different "
+     "melodies.", "no"),
+    ("The two tunes share their rhythm and their opening gesture, but only in outline.", None),
+    ("The two tunes share their rhythm and their opening gesture, but I am not sure.", None),
+])
+def test_an_assertion_after_a_concession_closes_a_long_sentence(reply: str, answer) -> None:
+    assert yes_no_reader(SAMENESS)(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("There is simply no syncopation in this pattern.", "A"),
+    ("Simply B.", "B"), ("It's simply not syncopated.", None),
+])
+def test_simply_is_filler(reply: str, answer) -> None:
+    assert SYNCOPATION.extract_answer(reply) == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("| File | Chord |\n|---|---|\n| take_07.wav | Diminished |", "D"),
+    ("| Answer | C |", "C"),
+    ("| A | Minor |", None),  # a letter and another option's text
+    ("| Minor | 0.8 |", None),  # the last cell names nothing
+])
+def test_a_tables_last_row_is_read_by_its_cells(reply: str, answer) -> None:
+    assert CHORD.extract_answer(reply) == answer
