@@ -228,3 +228,17 @@ def test_simply_is_filler(reply: str, answer) -> None:
 ])
 def test_a_tables_last_row_is_read_by_its_cells(reply: str, answer) -> None:
     assert CHORD.extract_answer(reply) == answer
+
+
+# --- 7. An octave said as a word after the note name ------------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "midi"), [
+    ("The tone is B-flat three.", 58), ("It is F sharp five.", 78), ("The note is D two.", 38),
+    ("G-sharp four", 68),
+    ("A four-bar phrase, then E4.", 64),  # "A four-bar" names no A4
+    ("C four times, then D4.", 62),  # "C four times" names no C4
+    ("The tone is A four hundred.", None),
+])
+def test_an_octave_said_as_a_word_names_the_pitch(reply: str, midi) -> None:
+    assert key(SPN, reply) == midi
