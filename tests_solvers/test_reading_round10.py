@@ -242,3 +242,15 @@ def test_a_tables_last_row_is_read_by_its_cells(reply: str, answer) -> None:
 ])
 def test_an_octave_said_as_a_word_names_the_pitch(reply: str, midi) -> None:
     assert key(SPN, reply) == midi
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("It rings out bright and wide open, and the arpeggio agrees: a third and a fifth above the "
+     "root, the unmistakable sound of a major triad.", "A"),
+    ("It is unmistakably minor.", "B"), ("A textbook diminished triad.", "D"),
+    ("It rings out bright and wide open, the unmistakable sound of a major triad, or maybe a "
+     "dominant one.", None),
+    ("Unmistakably not major.", None),
+])
+def test_an_intensifying_adjective_is_filler(reply: str, answer) -> None:
+    assert CHORD.extract_answer(reply) == answer
