@@ -254,3 +254,13 @@ def test_an_octave_said_as_a_word_names_the_pitch(reply: str, midi) -> None:
 ])
 def test_an_intensifying_adjective_is_filler(reply: str, answer) -> None:
     assert CHORD.extract_answer(reply) == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("So six hits land between the beats in all — option D, medium-high syncopation.", "D"),
+    ("So six hits land between the beats in all — option D.", "D"),
+    ("So six hits land between the beats in all — option D, high syncopation.", None),
+    ("So six hits land between the beats in all — option D, though maybe E.", None),
+])
+def test_a_closing_option_letter_may_carry_its_own_text(reply: str, answer) -> None:
+    assert SYNCOPATION.extract_answer(reply) == answer
