@@ -65,7 +65,8 @@ CUE_SENTENCE = re.compile(
     r"|\b(?:what|all\s+that)\s+(?:remains|is\s+left)\s+is|\bwhat\s*['\u2019]s\s+left\s+is"
     r"|\bthe\s+(?:only\s+)?(?:remaining|surviving)\s+(?:option|choice|answer)\s+is"
     r"|\bthe\s+only\s+(?:option|choice|answer)\s+(?:left|remaining)\s+is)"
-    r"(?=(?:\s+[^\s,;:]+){1,5}\s*[.!]?\s*$)"  # a short closing: "That leaves C."
+    r"(?=(?:\s+[^\s,;:]+){1,5}\s*[.!]?\s*$"  # a short closing: "That leaves C."
+    r"|(?:\s+[^\s,;:]+){1,3}\s+as\s+the\s+only\s+(?:option|choice|answer|one)\b[^,;:]*$)"
     r"|\bby\s+elimination,?\s+it\s+(?:is|must\s+be)"
     # a forced guess: "if I must commit: yes", "if I had to pick, B"
     r"|\bif\s+(?:I\s+(?:must|had\s+to|have\s+to|were\s+forced\s+to)|forced\s+to)\s+(?:commit"
@@ -73,6 +74,8 @@ CUE_SENTENCE = re.compile(
     r"\s*(?P<value>.*)$",
     re.IGNORECASE,
 )
+_ONLY_ONE = re.compile(r"\s+as\s+the\s+only\s+(?:option|choice|answer|one)\b[^,;:]*$",
+                       re.IGNORECASE)
 _CONDITIONAL = re.compile(r"\b(?:if|unless|whether|assuming|provided)\b", re.IGNORECASE)
 # "if I had to guess", "if forced to choose": the manner of a guess, not a condition on it.
 _GUESS_MANNER = re.compile(r"\bif\s+(?:I\s+(?:had|have|must|were)\s+to|(?:I\s+am|I'm|"
@@ -98,7 +101,7 @@ def cue_value(sentence: str) -> str | None:
     cue = CUE_SENTENCE.search(sentence)
     if cue is None or _CONDITIONAL.search(_GUESS_MANNER.sub(" ", sentence[:cue.start()])):
         return None
-    value = cue.group("value")
+    value = _ONLY_ONE.sub("", cue.group("value"))  # "leaves Minor as the only option standing"
     if _GUESS_CUE.search(cue.group()) or "guess" in sentence[:cue.start()].casefold():
         if _PREVALENCE.search(value):
             return None

@@ -33,6 +33,8 @@ from dataclasses import dataclass
 from .descriptive import described_reading
 from .reply_spans import FALLBACK_SOURCES, HEDGE
 from .retractions import TAKEN_BACK
+from .ruled_out import NEGATED_PART as _NEGATED_PART
+from .ruled_out import RULED_OUT_PARTS as _PARTS
 from .ruled_out import other_of_two
 from .unnamed_answers import NONE_COUNT as _NONE_COUNT
 from .unnamed_answers import NOT_A_COUNT as _NOT_A_COUNT
@@ -57,7 +59,9 @@ _DELIMITER = re.compile(
 )
 _UNCERTAIN = re.compile(
     r"\b(?:maybe|perhaps|possibly|unsure|uncertain|undecided|either|neither|guessing|"
-    r"not\s+(?:\w+\s+)?(?:sure|certain|confident)|can'?t|cannot|unable|hard\s+to|"
+    # "can't tell" doubts; "it can't be the second loop" rules an option out
+    r"not\s+(?:\w+\s+)?(?:sure|certain|confident)|(?:can'?t|cannot)(?!\s+be\s+(?:the|an?)\s)"
+    r"|unable|hard\s+to|"
     r"could\s+(?:also\s+)?be|might\s+(?:also\s+)?be|may\s+be|unclear)\b|\?",
     re.IGNORECASE,
 )
@@ -70,7 +74,8 @@ FILLER = frozenset(
     sounds sound sounding like seems seem appears appear looks look fits fit matches match one
     type kind quality chord chords triad level category class label recording clip audio sample
     example piece track song music played given what call called just only really very much
-    strongly leaning lean toward towards am well ok okay alright hmm conclusion short summary
+    strongly leaning lean toward towards am well ok okay alright hmm conclusion short summary simply
+    unmistakable unmistakably textbook
     answering respond response reply at all instrument instruments heard after careful
     carefully listening analysis thought or and nor vs versus based genre style mood key
     tonality timbre emotion feel feels felt feeling character main primary featured prominent
@@ -98,6 +103,7 @@ _TURN_TO = re.compile(r"[\s,]*(?:but|however)\b[\s,]*(.+)", re.IGNORECASE | re.D
 # "(it is) neither major nor minor": two options ruled out at once.
 _NEITHER = re.compile(r"\s*(?:it\s*(?:'|\u2019)?\s*s\s+|it\s+is\s+)?neither\s+(.+?)\s+nor\s+(.+)",
                       re.IGNORECASE | re.DOTALL)
+RULED_OUT_ONLY = "options only ruled out"
 _LABEL_MARKS = frozenset([".", ":", "(", "-", "--", "\u2014", "\u2013", "!"])
 _EXPLANATIONS = frozenset(["because", "since", "given", "which", "considering", "due to",
                            "based on"])
@@ -175,10 +181,12 @@ class ChoiceReader:
             rest = turn.group(1) if turn else segments[1][1]
             named, via, pure = self.named(rest)
             if len(named) == 1 and pure and not named & ruled_out:  # "Not major — minor."
+                text = text.replace(segments[0][1], " ", 1)  # "neither … nor" is no doubt
                 segments = [("", rest), *segments[2:]]
                 head_named, head_via, head_pure = named, via, pure
-        if len(head_named) > 1:
-            return None, HEDGE
+        if len(head_named) > 1:  # "A or B"; "It isn't Major and it isn't Dominant" only rules out
+            return (None, RULED_OUT_ONLY) if self._excluded(segments[0][1]) == head_named \
+                else (None, HEDGE)
         if not head_named or not head_pure:
             if _UNCERTAIN.search(text) and any(self.named(seg)[0] for _d, seg in segments):
                 return None, HEDGE  # "Maybe A, maybe D.": unsure about the options it names
@@ -222,15 +230,17 @@ class ChoiceReader:
 
     def _excluded(self, segment: str) -> set[str]:
         """The options ``segment`` only rules out ("minor, not diminished", "B rather than A",
-        "definitely not A", "neither major nor minor"): an exclusion of other options confirms
-        the head's answer instead of adding one."""
+        "definitely not A", "neither major nor minor", "it isn't Major and it isn't Dominant"):
+        an exclusion of other options confirms the head's answer instead of adding one."""
         match = _NEITHER.match(segment) or _EXCLUSION.match(segment)
-        if not match:
-            return set()
-        readings = [self.named(part) for part in match.groups()]
-        if not all(pure and named for named, _via, pure in readings):
-            return set()
-        return set().union(*(named for named, _via, _pure in readings))
+        negated = [_NEGATED_PART.fullmatch(part) for part in _PARTS.split(segment)]
+        for parts in (list(match.groups()) if match else [],
+                      [part.group("what") for part in negated if part]
+                      if len(negated) > 1 and all(negated) else []):
+            readings = [self.named(part) for part in parts]
+            if readings and all(pure and named for named, _via, pure in readings):
+                return set().union(*(named for named, _via, _pure in readings))
+        return set()
 
     def _filler_only(self, segment: str) -> bool:
         named, _via, pure = self.named(segment)

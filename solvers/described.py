@@ -53,7 +53,8 @@ _DIRECTION = re.compile(
 
 # A contour is said of the whole melody ("the melody", "it", "each note"), never of a part.
 _WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|pitch|"
-                    r"(?:each|every)\s+note)\b", re.IGNORECASE)
+                    r"(?:each|every)\s+note|throughout|from\s+start\s+to\s+finish"
+                    r"|from\s+beginning\s+to\s+end)\b", re.IGNORECASE)  # "Rises throughout."
 _PART = re.compile(r"\b(?:first|last|opening|final|next|second|third|fourth|fifth|middle|"
                    r"closing|later|earlier|one)\s+(?:(?:two|three|four|"
                    r"five|six|few|couple\s+of)\s+)?(?:notes?|half|halves|part|parts|bars?|"
@@ -124,12 +125,13 @@ _GROUPING = re.compile(
     r"\bgroup(?:s|ed|ing)?\s+(?:in|into|of)\s+(?P<plural>twos|threes|fours|fives|sixes|sevens"
     r"|[2-7]s?)\b|\bin\s+(?P<in>two|three|four|five|six|seven|[2-7])\b(?![-\u2013/])"
     r"|\b(?P<beats>two|three|four|five|six|seven|[2-7])\s+beats?\s+(?:to|per|in)\s+(?:a|the|"
-    r"each)\s+(?:bar|measure|group|cycle)\b|\b(?P<common>common\s+time)\b|\b(?P<waltz>waltz)\b",
+    r"each)\s+(?:bar|measure|group|cycle)\b|\b(?P<common>common\s+time)\b|\b(?P<waltz>waltz)\b"
+    r"|(?<![\d/])(?P<signature>[2-7])/4(?![\d/])",  # "5/4": five quarter beats to a bar
     re.IGNORECASE)
 
 
 def _count(word: str) -> int:
-    word = word.casefold()
+    word = word.casefold().removesuffix("/4")
     return int(word.rstrip("s")) if word[0].isdigit() else _PLURALS.get(word, _NUMBERS.get(word, 0))
 
 

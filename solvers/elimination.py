@@ -29,7 +29,7 @@ _RULED_OUT = (
                r"(?!(?:only|just|merely|simply|exactly|quite|necessarily)\b)"
                r"(?:(?:a|an|the)\s+)?(?P<what>.+?)(?:\s+either)?$", re.IGNORECASE),
     # "C is out", "B is ruled out", "the flute is excluded too"
-    re.compile(r"^(?P<what>.+?)\s+(?:is|are)\s+(?:also\s+)?(?:out|ruled\s+out|excluded|"
+    re.compile(r"^(?P<what>.+?)\s+(?:is|are)\s+(?:also\s+|all\s+)?(?:out|ruled\s+out|excluded|"
                r"eliminated)(?:\s+(?:too|as\s+well))?$", re.IGNORECASE),
     # "(which) excludes B", "rules out the violin", "that eliminates D"
     re.compile(r"^(?:(?:this|that|it)\s+)?(?:excludes|rules\s+out|eliminates)\s+(?P<what>.+)$",
@@ -41,6 +41,14 @@ _RULED_OUT = (
     re.compile(r"^(?:there\s+(?:is|are)\s+)?no\s+.+?\s+to\s+(?:suggest|indicate|point\s+to)\s+"
                r"(?P<what>.+)$", re.IGNORECASE),
 )
+# A parenthetical aside explains ("not the flute (far too brassy)"): left out unless it names
+# an option.
+_ASIDE = re.compile(r"\s*\([^()]*\)")
+# The close of a list ruled out together: "…, arch and inverted arch are all out".
+_LIST_RULED_OUT = re.compile(r"\band\b.+\bare\s+(?:also\s+|all\s+)?(?:out|ruled\s+out|excluded"
+                             r"|eliminated)\b", re.IGNORECASE)
+_WORD = re.compile(r"[^\W_]+")
+_MAX_LIST_ITEM_WORDS = 3  # "ascending", "the flute": an item of a list, not a clause
 # A clause that opens "not"/"isn't" rules out (the first pattern); the others must not be negated.
 _OPENING_NEGATION = re.compile(r"^(?:(?:it|this|that)(?:\s*['\u2019]\s*s|\s+is)\s+)?(?:\w+\s+)?"
                                r"not\b|^(?:it|this|that)\s+isn['\u2019]t\b", re.IGNORECASE)
@@ -57,19 +65,31 @@ def option_left(reply: str, reader: ChoiceReader) -> str | None:
         return None
     ruled_out: set[str] = set()
     named_alone: set[str] = set()
-    for clause in _CLAUSES.split(reply):
-        clause = _JOINING.sub("", clause.strip(" \t*_`'\"()[]"))
+    listed: set[str] = set()  # "ascending, arch and inverted arch are all out": the list's head
+    reply = _ASIDE.sub(lambda aside: aside.group() if reader.named(aside.group())[0] else "", reply)
+    after_comma = False
+    for clause in _CLAUSES.split(reply.replace(",", "\0,")):
+        if not after_comma:
+            listed = set()  # a list runs on after a comma only
+        after_comma = clause.endswith("\0")
+        clause = _JOINING.sub("", clause.replace("\0", "").strip(" \t*_`'\"()[]"))
         named, _via, _pure = reader.named(clause)
         if not named:
+            listed = set()
             continue
         out = _ruled_out(clause, reader)
         if out:
             ruled_out |= out
+            if _LIST_RULED_OUT.search(clause):
+                ruled_out |= listed
+                named_alone -= listed
+            listed = set()
             continue
         named_now, _via, pure = reader.named(clause)
         if not pure or len(named_now) != 1:
             return None  # an option named otherwise than ruled out: not an elimination
         named_alone |= named_now
+        listed = named_now if len(_WORD.findall(clause)) <= _MAX_LIST_ITEM_WORDS else set()
     left = [letter for letter in reader.options if letter not in ruled_out]
     if len(left) != 1 or named_alone - set(left):
         return None

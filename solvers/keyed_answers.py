@@ -29,6 +29,7 @@ _BOOLEAN_PAIR = re.compile(r"[\"'`]?\b([A-Za-z][A-Za-z0-9]*(?:[_\-.][A-Za-z0-9]+
 _ABSENT_PAIR = re.compile(r"^(\W*)([A-Za-z][\w\-]*(?:[^\S\n]+[A-Za-z][\w\-]*){0,2})[^\S\n]*:"
                           r"[^\S\n]*(?:none|absent|not\s+(?:detected|present|found))\b",
                           re.IGNORECASE | re.MULTILINE)
+_COMPARATIVES = frozenset(("more", "most", "less", "least"))
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
@@ -43,6 +44,8 @@ def _said(key: str, value: object) -> str:
         if words.replace(" ", "_") in ANSWER_KEYS:
             return "yes" if value else "no"
         return words if value else f"not {words}"
+    if words.split(" ", 1)[0] in _COMPARATIVES:
+        return f"{value} is {words}"  # {"more_syncopated": "Loop 2"}: which one has more
     return f"{words}: {value}"
 
 

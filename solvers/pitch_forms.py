@@ -38,10 +38,24 @@ _NOT_SAID = re.compile(r"\b(?:not|no|never|cannot|unsure|unclear|maybe|perhaps|p
                        r"whether|or)\b|n['\u2019]t\b|\?", re.IGNORECASE)
 
 
+# "E-flat four", "the tone is C sharp four": an octave said as a word after the note name (with
+# an accidental, or as what the tone is), never "A four-bar phrase" or "C four times".
+_WORD_OCTAVES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+                 "seven": 7, "eight": 8}
+_NOTE_WORD_OCTAVE = re.compile(
+    r"(?:(?:(?<=\bis)|(?<=\bwas)|(?<=\bnote)|(?<=\btone)|(?<=\bpitch)|(?<=\blike)|(?<=\bas)"
+    r"|(?<=\bat))\s+|\b(?=[A-G][\s-]?(?i:flat|sharp)))"
+    rf"{_NOTE}[\s-]+(?P<word>(?i:{'|'.join(_WORD_OCTAVES)}))(?![\w-])"
+    r"(?!\s+(?i:notes?|bars?|beats?|measures?|times?|steps?|semitones?|of|hundred|thousand"
+    r"|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b)")  # "A four forty" is 440
+
+
 def _spn(match: re.Match[str]) -> str:
     accidental = match.group("accidental") or match.group("sign") or ""
-    number = match.group("number")
-    octave = int(number) if number else _ORDINALS[match.group("octave").casefold()]
+    number = match.groupdict().get("number")
+    word = match.groupdict().get("word")
+    octave = int(number) if number else _WORD_OCTAVES[word.casefold()] if word else \
+        _ORDINALS[match.group("octave").casefold()]
     return f"{match.group('letter').upper()}{_ACCIDENTAL[accidental.casefold()]}{octave}"
 
 
@@ -49,6 +63,8 @@ def join_octave(text: str) -> str:
     """``text`` with a note name and its octave said apart written as one pitch ("C3")."""
     for pattern in (_OCTAVE_THEN_NOTE, _NOTE_THEN_OCTAVE, _NOTE_IN_OCTAVE):
         text = pattern.sub(_spn, text)
+    text = _NOTE_WORD_OCTAVE.sub(lambda m: (" " if m.group().startswith(" ") else "") + _spn(m),
+                                 text)
     return text
 
 

@@ -210,12 +210,19 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             keys = sorted(set(keys))
         return PitchAnswer(tuple(keys), freqs, cents), None, "+".join(vias)
 
+    def _keys_named(text: str) -> set[int]:
+        primary, restated = pitch_mentions(text, notation)
+        return {_key(p, octave_free) for p in [*primary, *restated["spn"], *restated["midi"],
+                                               *restated["hz"]]}
+
     # the tuning reference is blanked first: an explanation cut after it would drop the answer
     def prepared(text: str) -> str:
         return text if len(text) > MAX_SPAN_CHARS else \
             without_item_numbers(without_non_answers(spell_numbers(join_octave(text))))
 
     def read(text: str, source: str) -> Result:
+        if source == "last_clause" and kind == "pitch" and len(_keys_named(prepared(text))) > 1:
+            return None, HEDGE  # "It sounds like F3, which is MIDI 60.": two pitches said
         # the clause is found after the reference is blanked, so a reference said before the
         # predicate ("The reference note is E4; the tone below it is C#4.") is no other pitch
         stated = stated_clause(prepared(text)) if source in FALLBACK_SOURCES else None

@@ -180,12 +180,12 @@ def span_reader(kind: str, notation: str | None, options: tuple[str, ...] = (),
     else:
         read = {"integer": integer_reader, "timestamps": timestamps_reader,
                 "contour": contour_reader, "ranks": ranks_reader}[kind]
-    seen: dict[str, tuple] = {}
+    seen: dict[tuple[str, str], tuple] = {}
 
     def remembered(text: str, source: str) -> tuple:
-        if text not in seen:
-            seen[text] = read(text, source)
-        return seen[text]
+        if (text, source) not in seen:  # a source may change the reading ("last_clause")
+            seen[text, source] = read(text, source)
+        return seen[text, source]
 
     return remembered
 

@@ -41,6 +41,7 @@ from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value
 from .answer_lines import closing_answers
+from .closing_clauses import closing_clauses
 from .echoed_questions import without_echoed_question
 from .keyed_answers import keyed_spans
 from .refusals import declines
@@ -62,7 +63,7 @@ T = TypeVar("T", bound=Hashable)
 EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
 SENTENCE_SOURCES = ("answer_sentence",)
 AFTER_ANSWER_SOURCES = ("retraction",)  # a final answer taken back after its line
-FALLBACK_SOURCES = ("last_line", "last_sentence")
+FALLBACK_SOURCES = ("last_line", "last_sentence", "last_clause")
 SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
 HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
 # A last line or sentence longer than this is reasoning, not an answer given alone.
@@ -73,6 +74,7 @@ _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
+_TABLE_ROW = re.compile(r"(?<=\|)([^|\n]*)(?=\|)")  # the cells of "| a | b |"
 
 
 @dataclass(frozen=True)
@@ -274,6 +276,9 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
     if listed := listed_options(wordy) or closing_answers(wordy, _CORRECTION):  # read together
         return [*tiers, [AnswerSpan(line, "last_line") for line in listed]]
+    if wordy and len(cells := [c.strip() for c in _TABLE_ROW.findall(wordy[-1])]) > 1:
+        # a table's last row ("| clip_3.wav | Minor |"): its cells, the answer the last of them
+        return [*tiers, [AnswerSpan(cell, "last_line") for cell in cells if _WORD.search(cell)]]
     if wordy:
         last = wordy[-1]
         if _word_count(last) <= MAX_FALLBACK_WORDS:
@@ -307,6 +312,10 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
             if short:
                 tiers.append(short)
+        clauses = closing_clauses(sentences[-1]) if sentences else []  # "…, MIDI 61."
+        if clauses and not _CONDITIONAL_OPENING.match(sentences[-1]):
+            clauses.insert(-1, sentences[-1])  # read whole too: it must name no other answer
+            tiers.append([AnswerSpan(clause, "last_clause") for clause in clauses])
     return tiers
 
 
@@ -325,10 +334,15 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
         return Reading(None, None, "no answer in the reply")
     reading: Reading = Reading(None, None, "no answer in the reply")
     for tier in tiers:
-        reading = _read_tier(tier, read_value)
-        if reading.answer is not None or reading.error == HEDGE:
-            return reading
-        if tier[0].source not in (*SENTENCE_SOURCES, "last_line") or reading.error == "declined":
+        said = _read_tier(tier, read_value)
+        if said.answer is not None or said.error == HEDGE:
+            return said
+        if tier[0].source == "last_clause":
+            break  # read last of all, only for an answer: its reason never replaces one
+        reading = said
+        closing_next = tiers[-1][0].source == "last_clause"
+        if tier[0].source not in (*SENTENCE_SOURCES, "last_line", *(
+                ("last_sentence",) if closing_next else ())) or reading.error == "declined":
             return reading  # a committed answer line that names nothing is no answer
     return reading  # cue sentences that name nothing fall through to the last line
 
@@ -365,8 +379,9 @@ def _read_spans(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     if len(found) > 1:
         texts = "\n".join(text for _source, _via, text in found.values())
         return Reading(None, tier[-1].source, HEDGE, span=texts)
-    if found and tier[-1].source == "last_line" and last_answer is None:
-        found = {}  # short lines above the last line only make a hedge, never the answer
+    if found and tier[-1].source in ("last_line", "last_clause") and last_answer is None:
+        found = {}  # short lines above the last line (clauses before the closing one) only
+        # make a hedge, never the answer
     if not found:
         return Reading(None, tier[-1].source, first_reason or "no answer in the reply",
                        span=tier[-1].text)

@@ -41,7 +41,10 @@ REVISION = re.compile(
 # flat."), hands the answer to exactly one final answer after it (two after it stay a hedge);
 # none after it commits to nothing. ("Hmm" or "on reflection" alone is no marker: a hedge.)
 SECOND_LOOK = re.compile(
-    r"\b(?:wait|actually|hold\s+on|on\s+second\s+thought|(?:listening|hearing)\s+(?:to\s+it\s+)?again"
+    r"\b(?:wait|actually|hold\s+on|on\s+second\s+thought"
+    # "listening again", "counting the kick again", "checking the bass line again"
+    r"|(?:listening|hearing|counting|checking)\s+(?:to\s+)?(?:(?:the|it|that|my|each)\s+)?"
+    r"(?:[\w-]+\s+){0,2}?again"
     r"|on\s+(?:a\s+)?(?:second|closer|further|another)\s+listen(?:ing)?"
     r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen))\b",
     re.IGNORECASE)

@@ -1,5 +1,6 @@
 """Ruling out one of exactly two options: "It's not a major chord." (Major/Minor) commits to
-the other option, since no third answer is left (docs/reading.md, round 5)."""
+the other option, since no third answer is left (docs/reading.md, round 5); and the clauses of
+a list that only rules options out ("it isn't Major and it isn't Dominant", round 10)."""
 
 from __future__ import annotations
 
@@ -11,11 +12,20 @@ from collections.abc import Callable
 # uncertain one (the caller checks uncertainty words first).
 _RULED_OUT = re.compile(
     r"\s*(?:(?:it|this|that)\s*(?:'|\u2019)?\s*s\s+|(?:it|this|that)\s+is\s+|"
-    r"(?:it|this|that)\s+isn\s*(?:'|\u2019)?\s*t\s+)?"
+    r"(?:it|this|that)\s+isn\s*(?:'|\u2019)?\s*t\s+|(?:it|this|that)\s+(?:can(?:'|\u2019)?t|cannot)"
+    r"\s+be\s+)?"
     r"(?:(?:definitely|certainly|clearly|surely|absolutely)\s+)?(?:not\s+)?"
     r"(?!(?:only|just|merely|simply|exactly|quite|necessarily)\b)(?P<what>.+?)[\s.!]*",
     re.IGNORECASE | re.DOTALL)
-_NEGATED = re.compile(r"\bnot\b|\bisn\s*(?:'|\u2019)?\s*t\b", re.IGNORECASE)
+# A list of clauses each ruling one option out: "it isn't Major and it isn't Dominant", "neither
+# major nor minor nor dominant" (cut at its commas, "and"s and "nor"s).
+RULED_OUT_PARTS = re.compile(r"\s*,\s*(?:and\s+)?|\s+and\s+(?=(?:it|this|that|not|nor)\b)"
+                             r"|\s+(?=nor\b)", re.IGNORECASE)
+NEGATED_PART = re.compile(r"\s*(?:(?:it|this|that)\s*(?:(?:'|\u2019)\s*s\s+not|\s+is\s+not"
+                          r"|\s+isn\s*(?:'|\u2019)\s*t|\s+is\s+neither)|neither|not|nor)\s+(?P<what>.+)",
+                          re.IGNORECASE | re.DOTALL)
+_NEGATED = re.compile(r"\bnot\b|\bisn\s*(?:'|\u2019)?\s*t\b|\bcan(?:'|\u2019)?t\b|\bcannot\b",
+                      re.IGNORECASE)
 
 Named = Callable[[str], tuple[set[str], str | None, bool]]
 

@@ -33,7 +33,9 @@ SUBJECT_IS = re.compile(
 # An option letter closing a sentence after a dash, colon or comma: "The key never leaves D major —
 # option B." names B (read only when no other option is named in the sentence).
 CLOSING_OPTION = re.compile(r"[\u2014\u2013:;,]\s*(?:so\s+|hence\s+|thus\s+|i\.e\.\s+"
-                            r"|that\s+is\s+)?(?:option|choice|answer)\s+\(?([A-Za-z])\)?[.!]?\s*$",
+                            r"|that\s+is\s+)?(?:option|choice|answer)\s+\(?([A-Za-z])\)?"
+                            # "— option B, low syncopation.": its own text may follow
+                            r"(?:\s*[,:\u2014\u2013]\s*[^,;:.!?\u2014\u2013]{1,40})?[.!]?\s*$",
                             re.IGNORECASE)
 
 
