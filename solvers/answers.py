@@ -139,6 +139,12 @@ _UNCERTAIN = re.compile(r"\b(?:maybe|perhaps|possibly|unsure|uncertain|either|no
                         r"may|might|could)\b|\?", re.IGNORECASE)
 
 
+# Both answers named as such ("Yes or no depends on the definition.", "a yes/no question"):
+# a mention of the choice, not a choice.
+_BOTH_NAMED = re.compile(r"\b(?:yes\s*(?:or|/|-or-)\s*no|no\s*(?:or|/|-or-)\s*yes)\b",
+                         re.IGNORECASE)
+
+
 @dataclass(frozen=True)
 class YesNoPhrases:
     """Words that answer a yes/no question without a yes or a no, one token each ("out-of-key"
@@ -340,7 +346,7 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     of_sameness = _DIFFER_VERBS <= phrases.no
     if of_sameness:  # "Nothing differs except the starting pitch": a transposition
         text = without_aspect_exception(text)
-    if _UNCERTAIN.search(text) or excepted_denial(text):
+    if _UNCERTAIN.search(text) or excepted_denial(text) or _BOTH_NAMED.search(text):
         return None, "uncertain answer"  # "maybe", "Nothing changes except the last note."
     if of_sameness and turned_denial(text):
         return None, HEDGE  # "Not one hit moved; however, rhythm 2 adds a hit."

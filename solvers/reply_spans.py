@@ -42,6 +42,7 @@ from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value
 from .answer_lines import closing_answers
 from .closing_clauses import closing_clauses
+from .cut_off import cut_before_answer
 from .echoed_questions import without_echoed_question
 from .keyed_answers import keyed_spans
 from .refusals import declines
@@ -335,6 +336,9 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
     reading: Reading = Reading(None, None, "no answer in the reply")
     for tier in tiers:
         said = _read_tier(tier, read_value)
+        if said.answer is not None and said.source in FALLBACK_SOURCES and cut_before_answer(
+                reply, said.answer, lambda tail, src=said.source: read_value(tail, src)[0]):
+            return Reading(None, said.source, "the reply is cut off before its answer")
         if said.answer is not None or said.error == HEDGE:
             return said
         if tier[0].source == "last_clause":

@@ -51,6 +51,7 @@ PROSE_RUN = 3  # this many ordinary words in a row after the answer began: an ex
 _ALTERNATIVES = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|could\s+be|might\s+be)\b|[?|/]", re.IGNORECASE
 )
+_ASKED = re.compile(r"\?[\s)\]*_\"'\u201d\u2019]*$")  # the answer part ends in a question mark
 _ALTERNATIVES_NO_SLASH = re.compile(_ALTERNATIVES.pattern.replace("/", ""), re.IGNORECASE)
 
 
@@ -152,6 +153,8 @@ def read_alternatives(
         return None, EMPTY
     if _REFUSAL_FIRST.match(text):
         return None, "the answer says it cannot be given"
+    if _ASKED.search(text):
+        return None, "the answer is asked, not given"  # "Final Answer: 71?"
     parts = (_ALTERNATIVES if slash else _ALTERNATIVES_NO_SLASH).split(text)
     if len(parts) > 1:
         answers = set()

@@ -1,0 +1,48 @@
+"""Replies cut off mid-sentence (a token limit, a dropped connection): what the last, unfinished
+sentence was going to say is unknown, so a careful grader reads no answer from the reasoning
+before it. "Step 2: Scan for a sustained shift. Around 0:12 the harmony" answers nothing, and
+neither does "The melody begins low and climbs through the scale to".
+
+Only the fallback tiers (the last line or sentence read as an answer given alone) are withdrawn:
+an explicit ``Final Answer:`` line or an answer sentence above the cut still commits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable
+
+from .reply_excerpt import clean_markup
+
+# A line ends finished with sentence punctuation, a closing bracket, quote or markup, or a
+# symbol; one that ends in a word or a number may have been cut.
+_FINISHED_END = re.compile(r"[.!?;:)\]}\"'\u201d\u2019*|>`\u2026~]\s*$")
+_SENTENCE_BREAK = re.compile(r"[.!?;:](?:\s+|$)")
+_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
+# A sentence never ends on these: a tail ending with one was certainly cut mid-phrase.
+_OPEN_ENDED = frozenset(
+    """a an the to of in on at by for from with into onto through than as and or but nor so
+    because since while although though whereas if whether that which who whom whose its their
+    his her my our your this these those is are was were be being been has have had will would
+    can could should may might must not very more less most least rather either neither""".split())
+MIN_TAIL_WORDS = 3  # "Answer: B", "Minor", "So C": short closings are finished as they are
+
+
+def unfinished_tail(reply: str) -> str | None:
+    """The reply's last sentence if it looks cut off (no closing punctuation and at least
+    ``MIN_TAIL_WORDS`` words), else None."""
+    lines = [line.strip() for line in clean_markup(reply).splitlines() if line.strip()]
+    if not lines or _FINISHED_END.search(lines[-1]):
+        return None
+    tail = _SENTENCE_BREAK.split(lines[-1])[-1].strip()
+    return tail if len(_WORD.findall(tail)) >= MIN_TAIL_WORDS else None
+
+
+def cut_before_answer(reply: str, answer: Hashable, read_tail: Callable[[str], Hashable]) -> bool:
+    """Whether ``answer``, read from a fallback span, is withdrawn because the reply was cut
+    off: the unfinished tail does not itself give that answer (it came from reasoning before
+    the cut), or the tail breaks off on a word no sentence ends with."""
+    tail = unfinished_tail(reply)
+    if tail is None:
+        return False
+    return _WORD.findall(tail)[-1].casefold() in _OPEN_ENDED or read_tail(tail) != answer
