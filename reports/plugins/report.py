@@ -152,6 +152,8 @@ class RecordPlugin:
                 "trials_resumed": len(self.earlier)}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call" and report.passed:
+            return  # a set-up or teardown that went well: nothing to write or count
         # user_properties ride on the setup, call and teardown reports alike: read the call's.
         records = [v for k, v in report.user_properties if k == RECORD_PROPERTY]
         if report.when != "call":
