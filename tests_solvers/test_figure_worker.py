@@ -13,6 +13,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+from reports.builders import figure_worker
 from reports.builders.artifacts import write_artifacts
 from reports.builders.factor_section import factor_section, start_factor_section
 from reports.builders.figure_worker import FigureWorker, paper_figures
@@ -102,6 +103,7 @@ def test_a_run_waits_for_its_worker_and_leaves_no_process(
             return super().draw(job, *args)
 
     monkeypatch.setattr(report, "FIGURE_WORKER_MIN_TRIALS", 40)
+    monkeypatch.setattr(report, "spare_core", lambda: True)  # this machine may be busy
     monkeypatch.setattr(report, "FigureWorker", CountingWorker)
     pytester.makeconftest(
         'pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", '
@@ -114,7 +116,36 @@ def test_a_run_waits_for_its_worker_and_leaves_no_process(
         "--run-dir", str(run_dir), "-p", "no:cacheprovider", "-p", "no:randomly")
     assert result.ret == 0, result.stdout.str()[-2000:]
     result.stdout.fnmatch_lines(["*eartest: report in*report.html*"])
-    assert sorted(jobs) == ["paper_figures", "write_factor_files"]
+    assert sorted(jobs) == ["factor_figures", "paper_figures"]
     assert (run_dir / "accuracy_by_modality.png").stat().st_size > 1000
     assert "data:image/png;base64," in (run_dir / "report.html").read_text()
     assert multiprocessing.active_children() == []  # the worker was shut down with the run
+
+
+@pytest.mark.parametrize(("cores", "load", "spare"), [
+    (2, 0.7, True), (2, 1.0, True), (2, 1.6, False), (1, 0.0, False), (8, 6.5, True)])
+def test_a_worker_is_started_only_with_a_core_to_spare(monkeypatch, cores, load, spare) -> None:
+    monkeypatch.setattr(figure_worker.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(figure_worker.os, "getloadavg", lambda: (load, load, load))
+    assert figure_worker.spare_core() is spare
+
+
+def test_a_busy_machine_draws_the_report_in_process(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
+    from reports.plugins import report
+
+    started: list[bool] = []
+    monkeypatch.setattr(report, "FIGURE_WORKER_MIN_TRIALS", 40)
+    monkeypatch.setattr(report, "spare_core", lambda: False)
+    monkeypatch.setattr(FigureWorker, "start", lambda self: started.append(True) or self)
+    pytester.makeconftest(
+        'pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", '
+        '"fixtures.plugins.trials", "fixtures.plugins.models"]')
+    pytester.mkdir("bench")
+    pytester.makepyfile(**{"bench/test_chord": MINI_BENCH})
+    run_dir = pytester.path / "run"
+    result = pytester.runpytest_inprocess(
+        "--model", "oracle", "--modality", "midi", "-m", "zero and standalone",
+        "--run-dir", str(run_dir), "-p", "no:cacheprovider", "-p", "no:randomly")
+    assert result.ret == 0 and started == []
+    assert (run_dir / "accuracy_by_modality.png").stat().st_size > 1000

@@ -1,8 +1,8 @@
 """The "results by condition" section of a run's report: ``factors.csv`` and its figures.
 
 ``write_artifacts`` calls :func:`start_factor_section` once with the run's real (non-control)
-records; ``factors.csv`` and one small-multiples PNG per experiment are written (by the figure
-worker when the run has one) and the HTML section the report shows is handed back, so the
+records; it writes ``factors.csv``, has one small-multiples PNG per experiment drawn (by the
+figure worker when the run has one) and hands back the HTML section the report shows, so the
 report's layout code needs no factor logic.
 """
 
@@ -36,30 +36,25 @@ def factor_section(real: pd.DataFrame, out_dir: Path, drawer: FigureDrawer | Non
     return start_factor_section(real, out_dir, drawer or DrawHere())()
 
 
-def write_factor_files(real: pd.DataFrame, out_dir: Path) -> dict[str, Path]:
-    """``factors.csv`` and its figures (none when no experiment varies a factor), in the
-    report's order: what a worker process computes and draws for :func:`start_factor_section`."""
+def start_factor_section(real: pd.DataFrame, out_dir: Path, drawer: FigureDrawer
+                         ) -> Callable[[], tuple[dict[str, Path], tuple[str, str, str] | None]]:
+    """Write ``factors.csv`` and hand its figures to ``drawer``; the returned call waits for
+    them and gives what :func:`factor_section` gives (a report builds its tables meanwhile).
+    The marginals are computed here: a worker's share of a report is its figures."""
+    from reports.html.page import _figure_block
+
     marginals = factor_marginals(real)
     path = out_dir / FILE_NAME
     path.write_text(marginals.to_csv(index=False), encoding="utf-8")
-    return {FILE_NAME: path, **({} if marginals.empty else factor_figures(marginals, out_dir))}
-
-
-def start_factor_section(real: pd.DataFrame, out_dir: Path, drawer: FigureDrawer
-                         ) -> Callable[[], tuple[dict[str, Path], tuple[str, str, str] | None]]:
-    """Hand the factor files to ``drawer``; the returned call waits for them and gives what
-    :func:`factor_section` gives (a report builds its tables meanwhile)."""
-    from reports.html.page import _figure_block
-
-    drawing = drawer.draw(write_factor_files, real, out_dir)
+    files = {FILE_NAME: path}
+    drawing = None if marginals.empty else drawer.draw(factor_figures, marginals, out_dir)
 
     def finish() -> tuple[dict[str, Path], tuple[str, str, str] | None]:
-        files = drawing.result()
-        figures = {name: path for name, path in files.items() if name != FILE_NAME}
-        if not figures:
+        if drawing is None:
             return files, None
+        figures = drawing.result()
         blocks = [_figure_block(name, figure) for name, figure in figures.items()]
         body = f"<p>{html.escape(CAPTION)}</p>\n" + "\n".join(blocks)
-        return files, (ANCHOR, TITLE, body)
+        return {**files, **figures}, (ANCHOR, TITLE, body)
 
     return finish

@@ -9,14 +9,15 @@ for every drawing before it writes ``report.html``, so the report, "report in ..
 and the exit status are all whole when the process ends. A worker that died (killed, out of
 memory) is not a lost report: its drawings are made again in the calling process.
 
-Without a worker (``python -m reports build``, small runs, the project's tests) figures are
-drawn in the calling process, as the same functions draw them; a PNG's bytes do not depend on
-the process that drew it.
+Without a worker (``python -m reports build``, small runs, a machine with no core to spare)
+figures are drawn in the calling process by the same functions; a PNG's bytes do not depend
+on the process that drew it.
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import os
 import signal
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -52,6 +53,18 @@ class Drawing:
             return self._future.result()
         except BrokenProcessPool:  # the worker died: draw here rather than lose the report
             return self._job(*self._args)
+
+
+def spare_core() -> bool:
+    """Whether a core is free for the worker (the 1-minute load average at most the cores less
+    one). On a busy machine a second process buys no parallel time and costs its own start-up
+    (Python, pandas, matplotlib: about 2 s of CPU), so the figures are drawn in process."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except OSError:  # no load average on this system: assume the machine is busy
+        return False
+    return cores >= 2 and load <= cores - 1
 
 
 class FigureDrawer(Protocol):

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.builders.figure_worker import FigureWorker
+from reports.builders.figure_worker import FigureWorker, spare_core
 from reports.gate.exit_status import FINISHED_BROKEN
 from reports.plugins import hookspecs
 from reports.run import record_file, resume
@@ -27,8 +27,8 @@ from reports.run.session_usage import session_usage_lines
 
 RECORD_PROPERTY = "eartest_record"
 # From this many selected trials a run's report draws its figures in a worker process started
-# at collection (reports.builders.figure_worker): its imports overlap the requests. A smaller
-# run's report is quick enough; a worker would only add a process's start-up CPU.
+# at collection when a core is free (reports.builders.figure_worker): its imports overlap the
+# requests. A smaller run's report is quick enough; a worker would only add its start-up CPU.
 FIGURE_WORKER_MIN_TRIALS = 200
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -138,7 +138,8 @@ class RecordPlugin:
             self.refused = True  # the run directory is left as it was
             raise
         if len(ids) >= FIGURE_WORKER_MIN_TRIALS and self.figure_worker is None and not (
-                self.config.getoption("no_report") or self.config.option.collectonly):
+                self.config.getoption("no_report") or self.config.option.collectonly) and \
+                spare_core():
             self.figure_worker = FigureWorker().start()  # warms up while requests are sent
             self.config.add_cleanup(self.figure_worker.close)
 
