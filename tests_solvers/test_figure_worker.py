@@ -91,6 +91,21 @@ def test_chord(trial, backend, run_trial, record):
 '''
 
 
+def _mini_run(pytester: pytest.Pytester) -> tuple[pytest.RunResult, Path]:
+    """44 oracle trials of a one-module bench with the report on, in this process (so a
+    monkeypatched plugin module is the one the run uses)."""
+    pytester.makeconftest(
+        'pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", '
+        '"fixtures.plugins.trials", "fixtures.plugins.models"]')
+    pytester.mkdir("bench")
+    pytester.makepyfile(**{"bench/test_chord": MINI_BENCH})
+    run_dir = pytester.path / "run"
+    result = pytester.runpytest_inprocess(
+        "--model", "oracle", "--modality", "midi", "-m", "zero and standalone",
+        "--run-dir", str(run_dir), "-p", "no:cacheprovider", "-p", "no:randomly")
+    return result, run_dir
+
+
 def test_a_run_waits_for_its_worker_and_leaves_no_process(
         pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> None:
     from reports.plugins import report
@@ -105,15 +120,7 @@ def test_a_run_waits_for_its_worker_and_leaves_no_process(
     monkeypatch.setattr(report, "FIGURE_WORKER_MIN_TRIALS", 40)
     monkeypatch.setattr(report, "spare_core", lambda: True)  # this machine may be busy
     monkeypatch.setattr(report, "FigureWorker", CountingWorker)
-    pytester.makeconftest(
-        'pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", '
-        '"fixtures.plugins.trials", "fixtures.plugins.models"]')
-    pytester.mkdir("bench")
-    pytester.makepyfile(**{"bench/test_chord": MINI_BENCH})
-    run_dir = pytester.path / "run"
-    result = pytester.runpytest_inprocess(
-        "--model", "oracle", "--modality", "midi", "-m", "zero and standalone",
-        "--run-dir", str(run_dir), "-p", "no:cacheprovider", "-p", "no:randomly")
+    result, run_dir = _mini_run(pytester)
     assert result.ret == 0, result.stdout.str()[-2000:]
     result.stdout.fnmatch_lines(["*eartest: report in*report.html*"])
     assert sorted(jobs) == ["factor_figures", "paper_figures"]
@@ -138,14 +145,6 @@ def test_a_busy_machine_draws_the_report_in_process(
     monkeypatch.setattr(report, "FIGURE_WORKER_MIN_TRIALS", 40)
     monkeypatch.setattr(report, "spare_core", lambda: False)
     monkeypatch.setattr(FigureWorker, "start", lambda self: started.append(True) or self)
-    pytester.makeconftest(
-        'pytest_plugins = ["reports.plugins.report", "reports.gate.baseline", '
-        '"fixtures.plugins.trials", "fixtures.plugins.models"]')
-    pytester.mkdir("bench")
-    pytester.makepyfile(**{"bench/test_chord": MINI_BENCH})
-    run_dir = pytester.path / "run"
-    result = pytester.runpytest_inprocess(
-        "--model", "oracle", "--modality", "midi", "-m", "zero and standalone",
-        "--run-dir", str(run_dir), "-p", "no:cacheprovider", "-p", "no:randomly")
+    result, run_dir = _mini_run(pytester)
     assert result.ret == 0 and started == []
     assert (run_dir / "accuracy_by_modality.png").stat().st_size > 1000
