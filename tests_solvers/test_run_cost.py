@@ -179,3 +179,21 @@ def test_a_bench_run_does_not_load_hypothesis(tmp_path):
         cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert "hypothesis imported: False" in done.stdout
+
+
+def test_a_trial_sets_up_only_the_fixtures_that_are_its_own(tmp_path):
+    """``run_trial`` holds nothing of a test: set up once per run, not once per trial."""
+    env = {**os.environ}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "bench/test_chord.py", "-q", "--setup-plan",
+         "-p", "no:cacheprovider", "-p", "no:randomly", "--no-report", "--model", "oracle",
+         "-m", "midi and zero and standalone", "-k", "chord4 or chord5",
+         "--run-dir", str(tmp_path / "run")],
+        cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    setups = [line.split()[1:3] for line in done.stdout.splitlines()
+              if line.strip().startswith("SETUP")]
+    per_trial = sorted({name.split("[")[0] for scope, name in setups if scope == "F"})
+    assert per_trial == ["backend", "record", "trial"]
+    assert setups.count(["S", "run_trial"]) == 1

@@ -131,3 +131,37 @@ def test_system_instruction_differs_by_modality_and_strategy(task: str) -> None:
         assert "MIDI File" not in systems[("audio", strategy)]
         assert "audio" in systems[("audio", strategy)]
         assert "$" not in systems[("midi", strategy)]  # every placeholder filled
+
+
+def test_reference_replies_are_written_only_when_a_backend_reads_them(monkeypatch) -> None:
+    """A network model's request never pays for the offline backends' replies (issue 33);
+    read, copied with a new trial id or pickled, the key holds the same replies."""
+    import pickle
+
+    from fixtures.tasks import prompting
+
+    written: list[str] = []
+    real_reply_text = prompting.reply_text
+
+    def counting_reply_text(*args, **kwargs) -> str:
+        written.append(args[0])
+        return real_reply_text(*args, **kwargs)
+
+    monkeypatch.setattr(prompting, "reply_text", counting_reply_text)
+    settings = dataclasses.replace(SETTINGS, seed=SETTINGS.seed + 7919)  # not memoised yet
+    request = build_request(CHORD, MODALITY, "zero", "standalone", settings)
+    request.request_hash()
+    assert written == []  # building and hashing the request wrote no reply
+    key = request.answer_key
+    assert CHORD.answer in key.correct_reply
+    assert sorted(answer for answer, _ in key.replies) == sorted(
+        CHORD.offered or TASKS[CHORD.task].answers)
+    assert len(written) == len(key.replies) + 1  # written once, then kept
+    assert key.correct_reply == key.correct_reply and len(written) == len(key.replies) + 1
+    renamed = dataclasses.replace(key, trial_id="chord/controlled")
+    plain = pickle.loads(pickle.dumps(key))
+    assert type(plain) is AnswerKey
+    for copy in (renamed, plain):
+        assert (copy.correct, copy.correct_reply, copy.replies) == (
+            key.correct, key.correct_reply, key.replies)
+    assert renamed.trial_id == "chord/controlled" and plain.trial_id == key.trial_id

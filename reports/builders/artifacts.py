@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from reports.builders.figure_worker import FigureDrawer
 from reports.tables import accuracy as tables
 from reports.tables.cells import percent_text
 from solvers.new_requests import new_request_turns
@@ -158,13 +159,17 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
     return usage
 
 
-def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, Path]:
-    """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``."""
-    from reports.builders.factor_section import factor_section
+def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict,
+                    drawer: FigureDrawer | None = None) -> dict[str, Path]:
+    """Write tables, figures, statistics, ``summary.json`` and ``report.html`` into ``out_dir``.
+
+    The paper's and the factors' figures go to ``drawer`` first (a :class:`FigureWorker` draws
+    them in another process while the tables are built here; by default they are drawn here)."""
+    from reports.builders.factor_section import start_factor_section
+    from reports.builders.figure_worker import DrawHere, paper_figures
     from reports.builders.pitch_confusion_section import pitch_confusion_section
     from reports.builders.sections import records_for, sections_by_family, unbuilt_sections
     from reports.builders.threshold_section import threshold_section
-    from reports.figures import paper as figures
     from reports.html import page as html
     from reports.html.grid import LINK_AXES
     from reports.html.views import report_views
@@ -186,10 +191,15 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     from reports.tables.published import published_report_tables
 
     out_dir.mkdir(parents=True, exist_ok=True)
+    drawer = drawer or DrawHere()
     every_record = df  # the trials viewer shows them all, control trials too
     by_family = sections_by_family(header)
-    control_summary = controls.control_summary(records_for(df, "controls", by_family))
     real = controls.real_records(df)  # control trials are reported in controls.md only
+    figure_records = records_for(real, "figures", by_family)
+    paper_drawing = drawer.draw(paper_figures, figure_records, out_dir) \
+        if len(figure_records) else None
+    finish_factor_section = start_factor_section(real, out_dir, drawer)
+    control_summary = controls.control_summary(records_for(df, "controls", by_family))
     pitch = pitch_tables.pitch_records(records_for(real, "pitch_tables", by_family))
     pitch_summary = pitch_tables.pitch_summary(pitch)
     mcq = mcq_tables.mcq_records(records_for(real, "mcq_tables", by_family))
@@ -197,7 +207,6 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     musepub_summary = musepub_tables.musepub_summary(
         records_for(real, "musepub_tables", by_family), header)
     df = records_for(real, "table1", by_family)  # Table 1, its HTML tables and the GLMM
-    figure_records = records_for(real, "figures", by_family)
     summary = tables.cell_summary(df)
     f1_by_model = tables.transcription_f1(records_for(real, "transcription_f1", by_family),
                                           by_model=True)
@@ -228,8 +237,6 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     if not control_summary.empty:
         put("controls.md", controls.controls_markdown(control_summary))
         put("controls.csv", control_summary.to_csv(index=False))
-    figure_paths = figures.write_figures(figure_records, out_dir) if len(figure_records) else {}
-    written.update({path.name: path for path in figure_paths.values()})
     threshold_files, threshold_tables, threshold_figures, thresholds = threshold_section(
         pitch, out_dir)
     written.update(threshold_files)
@@ -310,11 +317,13 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict) -> dict[str, 
     views = report_views(every_record, real, control_summary, thresholds, out_dir,
                          records_for(real, "confusion", by_family))
     written.update(views.files)
-    factor_files, factor_view = factor_section(real, out_dir)
+    factor_files, factor_view = finish_factor_section()
     written.update(factor_files)
     confusion_files, confusion_view = pitch_confusion_section(pitch, out_dir)
     written.update(confusion_files)
     views.sections[0:0] = [view for view in (factor_view, confusion_view) if view is not None]
+    figure_paths = paper_drawing.result() if paper_drawing is not None else {}
+    written.update({path.name: path for path in figure_paths.values()})
     put("report.html", html.render_report(header, report_tables,
                                           {**figure_paths, **threshold_figures},
                                           headline=views.headline, views=views.sections,

@@ -29,13 +29,11 @@ def threshold_section(pitch: pd.DataFrame, out_dir: Path, n_boot: int = 200
                                  list[dict]]:
     """(files written, report tables, report figures, summary rows) for the graded experiments
     in the pitch records ``pitch``; all empty when there are none."""
-    from reports.figures.thresholds import (
-        write_hearing_profile,  # matplotlib only when there is one
-    )
-
     summary = threshold_summary(pitch, n_boot) if not pitch.empty else pd.DataFrame()
     if summary.empty:
         return {}, {}, {}, []
+    from reports.figures.thresholds import write_hearing_profile  # matplotlib: only for one
+
     files = {"thresholds.md": out_dir / "thresholds.md",
              "thresholds.csv": out_dir / "thresholds.csv"}
     files["thresholds.md"].write_text(thresholds_markdown(summary), encoding="utf-8")

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from reports.builders.figure_worker import FigureWorker, spare_core
 from reports.gate.exit_status import FINISHED_BROKEN
 from reports.plugins import hookspecs
 from reports.run import record_file, resume
@@ -25,6 +26,10 @@ from reports.run.record_file import RecordWriter, broken_message
 from reports.run.session_usage import session_usage_lines
 
 RECORD_PROPERTY = "eartest_record"
+# From this many selected trials a run's report draws its figures in a worker process started
+# at collection when a core is free (reports.builders.figure_worker): its imports overlap the
+# requests. A smaller run's report is quick enough; a worker would only add its start-up CPU.
+FIGURE_WORKER_MIN_TRIALS = 200
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -98,6 +103,7 @@ class RecordPlugin:
         self.prompts = PromptWriter(lambda: writer.run_dir)
         self.session: pytest.Session | None = None
         self.write_error: OSError | None = None  # records could not be written: broken
+        self.figure_worker: FigureWorker | None = None  # draws the report's figures
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
@@ -131,6 +137,11 @@ class RecordPlugin:
         except pytest.UsageError:
             self.refused = True  # the run directory is left as it was
             raise
+        if len(ids) >= FIGURE_WORKER_MIN_TRIALS and self.figure_worker is None and not (
+                self.config.getoption("no_report") or self.config.option.collectonly) and \
+                spare_core():
+            self.figure_worker = FigureWorker().start()  # warms up while requests are sent
+            self.config.add_cleanup(self.figure_worker.close)
 
     def _completeness(self, session: pytest.Session) -> dict:
         stopped = session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(
@@ -142,6 +153,8 @@ class RecordPlugin:
                 "trials_resumed": len(self.earlier)}
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
+        if report.when != "call" and report.passed:
+            return  # a set-up or teardown that went well: nothing to write or count
         # user_properties ride on the setup, call and teardown reports alike: read the call's.
         records = [v for k, v in report.user_properties if k == RECORD_PROPERTY]
         if report.when != "call":
@@ -191,6 +204,14 @@ class RecordPlugin:
             session.exitstatus = FINISHED_BROKEN
 
     def _finish(self, session: pytest.Session) -> None:
+        try:
+            self._write_down(session)
+        finally:
+            if self.figure_worker is not None:
+                self.figure_worker.close()
+
+    def _write_down(self, session: pytest.Session) -> None:
+        """Records closed, then the report, the baseline and the gate's verdict."""
         self.writer.close()
         self.prompts.close()
         if self.config.option.collectonly or self.refused:
@@ -237,7 +258,8 @@ class RecordPlugin:
         self.lines += controls.terminal_lines(controls.control_summary(df))
         if not config.getoption("no_report"):
             header = run_header(config, self.writer.run_dir, self.started) | state
-            written = artifacts.write_artifacts(df, self.writer.run_dir, header)
+            written = artifacts.write_artifacts(df, self.writer.run_dir, header,
+                                                self.figure_worker)
             self.lines.append(f"eartest: report in {written['report.html']}")
         # a run that measured nothing, or mostly failures, is flagged, never saved or passed
         problem = health_problem(real, config.getoption("max_error_rate", DEFAULT_MAX_ERROR_RATE),
