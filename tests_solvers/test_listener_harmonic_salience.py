@@ -64,3 +64,15 @@ def test_a_rumble_under_the_note_loses_to_the_note() -> None:
     """A strong 44 Hz thump with no harmonics of its own under an A4 (a tracker's lock)."""
     partials = {440.0 * h: 0.6 ** h for h in range(1, 6)} | {44.0: 1.0}
     assert _best(44_100, partials, 44.0, (440.0,)) == pytest.approx(440.0, rel=0.01)
+
+
+@pytest.mark.parametrize("length_s", [0.0005, 0.05, 1.0])
+@pytest.mark.parametrize("kind", ["silence", "noise"])
+def test_silence_noise_and_tiny_segments_keep_the_tracked_pitch(kind: str, length_s: float) -> None:
+    """Nothing harmonic to weigh: no error, and the tracker's pitch stands."""
+    size = round(length_s * 22_050)
+    rng = np.random.default_rng(1)
+    segment = np.zeros(size) if kind == "silence" else rng.standard_normal(size)
+    freqs, level = harmonic_salience.compressed_spectrum(segment, 22_050)
+    assert harmonic_salience.best_fundamental_hz(
+        freqs, level, 220.0, (), 30.0, 2200.0, 1.2) == 220.0
