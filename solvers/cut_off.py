@@ -12,13 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable
 
-from .reply_excerpt import clean_markup
+from .reply_excerpt import SENTENCE_END, WORD, clean_markup
 
 # A line ends finished with sentence punctuation, a closing bracket, quote or markup, or a
 # symbol; one that ends in a word or a number may have been cut.
 _FINISHED_END = re.compile(r"[.!?;:)\]}\"'\u201d\u2019*|>`\u2026~]\s*$")
-_SENTENCE_BREAK = re.compile(r"[.!?;:](?:\s+|$)")
-_WORD = re.compile(r"[^\W\d_]+(?:['\u2019][^\W\d_]+)?")
 # A sentence never ends on these: a tail ending with one was certainly cut mid-phrase.
 _OPEN_ENDED = frozenset(
     """a an the to of in on at by for from with into onto through than as and or but nor so
@@ -34,8 +32,8 @@ def unfinished_tail(reply: str) -> str | None:
     lines = [line.strip() for line in clean_markup(reply).splitlines() if line.strip()]
     if not lines or _FINISHED_END.search(lines[-1]):
         return None
-    tail = _SENTENCE_BREAK.split(lines[-1])[-1].strip()
-    return tail if len(_WORD.findall(tail)) >= MIN_TAIL_WORDS else None
+    tail = SENTENCE_END.split(lines[-1])[-1].strip()
+    return tail if len(WORD.findall(tail)) >= MIN_TAIL_WORDS else None
 
 
 def cut_before_answer(reply: str, answer: Hashable, read_tail: Callable[[str], Hashable]) -> bool:
@@ -45,4 +43,4 @@ def cut_before_answer(reply: str, answer: Hashable, read_tail: Callable[[str], H
     tail = unfinished_tail(reply)
     if tail is None:
         return False
-    return _WORD.findall(tail)[-1].casefold() in _OPEN_ENDED or read_tail(tail) != answer
+    return WORD.findall(tail)[-1].casefold() in _OPEN_ENDED or read_tail(tail) != answer
