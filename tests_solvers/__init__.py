@@ -1,5 +1,6 @@
 
 import os
+import signal
 import sys
 
 # The core tasks' bench, for tests that run it in a subprocess (the pitch experiments have
@@ -26,3 +27,12 @@ def trial_row(line: str) -> dict:
     from solvers.trial_record import row_from_json
 
     return row_from_json(json.loads(line))
+
+
+def sigint_as_on_a_terminal() -> None:
+    """``preexec_fn`` for a subprocess a test stops with SIGINT (Ctrl-C): the child starts with
+    SIGINT's default disposition, as on a terminal. A process started in the background by a
+    shell ignores SIGINT, and an ignored SIGINT is inherited across fork and exec, so without
+    this the child of a suite run from ``cmd &`` (or nohup, or some CI runners) never sees
+    the Ctrl-C and the test waits for it until its timeout."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.plugins.human import listener_order
-from tests_solvers import PYTEST
+from tests_solvers import PYTEST, sigint_as_on_a_terminal
 from tests_solvers.test_report_html import Browser, chromium_path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -37,7 +37,8 @@ def _start(run_dir: Path, cache: Path, log: Path, *extra: str) -> tuple[subproce
            "--model", LISTENER, "--run-dir", str(run_dir), "--cache-path", str(cache), *extra]
     with log.open("w") as out:
         proc = subprocess.Popen(cmd, cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
-                                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+                                env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+                                preexec_fn=sigint_as_on_a_terminal)
     deadline = time.monotonic() + WAIT_S
     while time.monotonic() < deadline:
         found = re.search(rf"{re.escape(LISTENER)}: \d+ trials to answer.* at (http://\S+)",

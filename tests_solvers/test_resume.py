@@ -17,7 +17,7 @@ import threading
 import time
 from pathlib import Path
 
-from tests_solvers import CORE_BENCH, PYTEST
+from tests_solvers import CORE_BENCH, PYTEST, sigint_as_on_a_terminal
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -63,7 +63,7 @@ def test_issue14_item12_sigint_marks_the_run_incomplete_and_resume_completes_it(
         victim = subprocess.Popen(bench_cmd(*common, "--run-dir", str(run_dir)), cwd=REPO,
                                   env=environment(), stdout=subprocess.PIPE,
                                   stderr=subprocess.STDOUT, text=True,
-                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+                                  preexec_fn=sigint_as_on_a_terminal)
         deadline = time.monotonic() + 300
         while len(lines_of(run_dir / "trials.jsonl")) < 6 and time.monotonic() < deadline:
             time.sleep(0.05)

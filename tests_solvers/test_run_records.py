@@ -18,7 +18,7 @@ import pytest
 from reports.__main__ import main as reports_main
 from reports.gate.exit_status import FINISHED_BROKEN
 from reports.run.record_file import TORN_FILE, lock_run_dir
-from tests_solvers import CORE_BENCH, PYTEST
+from tests_solvers import CORE_BENCH, PYTEST, sigint_as_on_a_terminal
 from tests_solvers.fakes.openai_server import FakeOpenAIServer
 
 REPO = Path(__file__).resolve().parent.parent
@@ -230,7 +230,7 @@ def test_defect22_an_interrupted_bench_run_prints_no_snapshot_summary(tmp_path):
         [*PYTEST, *CORE_BENCH, "-q", "-p", "no:cacheprovider", "--model", "oracle", "-n", "2",
          "--run-dir", str(run_dir)], cwd=REPO, env=env, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+        preexec_fn=sigint_as_on_a_terminal)
     deadline = time.monotonic() + 400
     records = run_dir / "trials.jsonl"
     while time.monotonic() < deadline and victim.poll() is None and (
