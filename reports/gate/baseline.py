@@ -31,15 +31,15 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import pandas as pd
 import pytest
 
 from reports.gate.run_health import DEFAULT_MAX_ERROR_RATE
-from reports.gate.sampled import baseline_samples, sampled_gate_failures
-from reports.stats.sampled import has_samples
-from reports.tables import accuracy as tables
 from solvers.metrics import DENOMINATOR_EXCLUDED, one_sided_drop_test
+
+if TYPE_CHECKING:  # pandas and the tables load when a gate or a save runs, not at start-up
+    import pandas as pd
 
 BASELINE_VERSION = 1
 CELL_KEYS = ("task", "modality", "shot", "strategy")  # a baseline cell, within a model
@@ -136,6 +136,9 @@ def outcome(record_correct: bool, error_class: str | None) -> str:
 
 
 def baseline_from_records(df: pd.DataFrame) -> dict:
+    from reports.gate.sampled import baseline_samples
+    from reports.tables import accuracy as tables
+
     summary = tables.cell_summary(df, samples=False)
     models: dict[str, dict] = {}
     for model, group in df.groupby("model", sort=True):
@@ -260,6 +263,10 @@ def gate_failures(baseline: Baseline, df: pd.DataFrame, alpha: float,
                   partial: bool = False) -> list[str]:
     """Cells whose accuracy fell below the baseline's by more than chance allows, and every
     cell the gate could not compare (:func:`cell_gaps`): a gate never passes on nothing."""
+    from reports.gate.sampled import sampled_gate_failures
+    from reports.stats.sampled import has_samples
+    from reports.tables import accuracy as tables
+
     summary = tables.cell_summary(df, samples=False)
     gaps = cell_gaps(baseline, summary, partial)
     if has_samples(df) or baseline.samples:

@@ -12,7 +12,10 @@ model: the gate fails, ``--baseline-save`` refuses, and the terminal says so.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pandas loads with the first table, not at start-up
+    import pandas as pd
 
 BROKEN_RUN_CLASSES: frozenset[str] = frozenset({"backend_error", "empty_output"})
 """Error classes of a trial that got no answer because the run broke (not the model)."""
@@ -22,6 +25,8 @@ DEFAULT_MAX_ERROR_RATE = 0.05
 
 def broken_counts(df: pd.DataFrame, unrecorded: int = 0) -> dict[str, int]:
     """Trials per broken class (``no_record`` for the ``unrecorded`` ones), largest first."""
+    import pandas as pd
+
     counts = df["error_class"].value_counts() if len(df) else pd.Series(dtype=int)
     found = {str(name): int(n) for name, n in counts.items() if name in BROKEN_RUN_CLASSES}
     if unrecorded:

@@ -7,14 +7,18 @@ printed is the number of requests the server received.
 
 from __future__ import annotations
 
-import pandas as pd
+from typing import TYPE_CHECKING
+
 import pytest
 
-from reports.builders.artifacts import usage_by_model, usage_lines
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def session_usage_lines(config: pytest.Config, df: pd.DataFrame, earlier: list[str]) -> list[str]:
     """One line per network model: this session's new requests and their cost, replays apart."""
+    from reports.builders.artifacts import usage_by_model, usage_lines
+
     asked = df[~df["test_id"].isin(set(earlier))] if earlier else df
     offline = {name for names in config.hook.pytest_eartest_offline_models(config=config)
                for name in names}
