@@ -151,7 +151,8 @@ def test_a_failure_raised_below_the_test_body_keeps_its_traceback():
      ("scipy",)),
     # every plugin the root conftest loads: what an xdist worker, a --collect-only and a usage
     # error pay for; pandas comes with the first table or gate (about 0.6 s of CPU a process)
-    ("import importlib, conftest\nfor name in conftest.pytest_plugins: importlib.import_module(name)",
+    ("import importlib, conftest\n"
+     "for name in conftest.pytest_plugins: importlib.import_module(name)",
      ("pandas", "pyarrow", "matplotlib", "scipy")),
 ], ids=["gemini-backend-built", "report-modules", "plugins-at-start-up"])
 def test_a_run_that_sends_nothing_imports_no_sdk(code, absent):
