@@ -17,12 +17,16 @@ import re
 
 _DEGREE = (r"(?:fully|entirely|completely|totally|wholly|absolutely|quite|100\s*%"
            r"|a\s+hundred\s+percent)")
-_WORDS = r"(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s*){1,6}"  # a few words, no second clause
+# a few words, no second clause (each word and its space matched one way only: linear time)
+_WORDS = r"(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+){0,5}(?!(?:or|and|but)\b)[^\s,;.!?]+"
 _ABOUT = rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS}))?"
-_HARD = (r"(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
-         r"{1,5}?)(?:was|is|were|are)\s+(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+"
-         r"|somewhat\s+|very\s+)?(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out)"
-         r"(?:\s+(?:clearly|well))?")
+_BE = r"(?:was|is|were|are)\s+(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+)?"
+# "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun
+# only hearing ("it was hard to hear"): "it is hard to tell" doubts the answer itself
+_HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
+         rf"{{1,5}}?){_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out|pin\s+down|count)"
+         rf"|(?:it|they)\s+{_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out))"
+         r"(?:\s+(?:clearly|well|exactly))?")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")

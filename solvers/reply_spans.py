@@ -39,7 +39,7 @@ from .answer_cues import LAST_CLAUSE as _LAST_CLAUSE
 from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value, opening_clause
-from .answer_lines import closing_answers
+from .answer_lines import closing_answers, enumerates
 from .caveats import without_caveats
 from .closing_clauses import closing_clauses
 from .cut_off import cut_before_answer
@@ -281,7 +281,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
         # a table's last row ("| clip_3.wav | Minor |"): its cells, the answer the last of them
         return [*tiers, [AnswerSpan(cell, "last_line") for cell in cells
                          if _WORD.search(cell)]], caveats
-    if wordy:
+    if wordy and not enumerates(wordy[-1]):  # "Ranking: 1. Minor 2. Major" closes no answer
         last = wordy[-1]
         if _word_count(last) <= MAX_FALLBACK_WORDS:
             # Short lines just above the last are read with it, so "A\nB" is two answers.

@@ -18,9 +18,10 @@ from .pitch_reading import PitchAnswer, pitch_mentions, prepared
 from .reply_excerpt import clean_markup
 from .reply_spans import HEDGE, Reading
 
-_SENTENCE = re.compile(r"(?<!\d)[.!?](?=\s|$)|\n")
-# The turn a sentence makes before its statement: only what follows it is read.
-_TURN = re.compile(r".*\b(?:but|though|although|however|yet)\b", re.IGNORECASE | re.DOTALL)
+_SENTENCE = re.compile(r"(?<!\d)[.!?](?=\s|$)")
+MAX_SENTENCE_CHARS = 300  # a restatement is said in a short sentence; longer is reasoning
+# The turn a sentence makes before its statement: only what follows the last one is read.
+_TURN = re.compile(r"\b(?:but|though|although|however|yet)\b", re.IGNORECASE)
 # Words of comparison, alternatives or a changed mind: no plain restatement.
 _NOT_PLAIN = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|not|than|between|instead|rather"
                         r"|first|thought|earlier|previous(?:ly)?|wait|actually|closer|toward"
@@ -41,8 +42,12 @@ def restated_otherwise(reply: str, key: int, notation: str) -> bool:
     plainly in another notation as a different pitch."""
     if notation in OCTAVE_FREE_NOTATIONS:
         return False
-    for sentence in _SENTENCE.split(clean_markup(reply)):
-        statement = _IN_MIDI.sub(_as_midi, _TURN.sub("", sentence))
+    for sentence in (part for line in clean_markup(reply).splitlines()
+                     for part in _SENTENCE.split(line)):
+        if len(sentence) > MAX_SENTENCE_CHARS:
+            continue
+        turns = [found.end() for found in _TURN.finditer(sentence)]
+        statement = _IN_MIDI.sub(_as_midi, sentence[turns[-1]:] if turns else sentence)
         statement = _FUNDAMENTAL.sub("  ", prepared(statement))
         if _NOT_PLAIN.search(statement):
             continue

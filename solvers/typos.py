@@ -3,10 +3,11 @@
 A grader reads a misspelt option as that option when no other reading is possible. The rule is
 conservative: only words of a short line (an answer given alone, not reasoning), only a word
 that is no word of any option itself, with the same first letter as exactly one nearest option
-word within a small edit distance (one edit for words of 6 to 8 letters, two from 9 letters;
-a swap of neighbours counts as one). Shorter words ("Majr") are never corrected: too many
-words lie one edit apart. :mod:`solvers.choice_fallbacks` reads the corrected reply only when
-the reply as written names nothing and is no hedge. Pure; no I/O.
+word within a small edit distance (one edit for option words of 6 to 8 letters, two from 9
+letters; a swap of neighbours counts as one). Shorter option words ("Major", "Flute") are never
+targets, and no word under 5 letters is corrected: too many words lie one edit apart.
+:mod:`solvers.choice_fallbacks` reads the corrected reply only when the reply as written names
+nothing and is no hedge. Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def _allowed(word: str) -> int:
 
 def _correction(word: str, vocabulary: frozenset[str]) -> str | None:
     folded = word.casefold()
-    if len(folded) < MIN_TYPO_LETTERS or folded in vocabulary:
+    if len(folded) < MIN_TYPO_LETTERS - 1 or folded in vocabulary:  # "Violn" lost one letter
         return None
     near: dict[int, set[str]] = {}
     for known in vocabulary:

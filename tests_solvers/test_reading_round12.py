@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from fixtures.muse.definitions import OUT_OF_KEY
 from fixtures.muse.harmony_definitions import KEY_CHANGE
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from fixtures.tasks.definitions import SYNCOPATION as SYNCOPATION_TASK
@@ -23,6 +24,7 @@ SPN = pitch_answer_reader("pitch", "spn")
 HZ = pitch_answer_reader("pitch", "hz")
 WINDS = choice_reader({"A": "Oboe", "B": "Clarinet", "C": "Bassoon", "D": "Flute"})
 QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Dominant", "D": "Diminished"})
+STRINGS = choice_reader({"A": "Piano", "B": "Violin", "C": "Trumpet", "D": "Flute"})
 SHAPES = choice_reader({"A": "Arch", "B": "Inverted Arch", "C": "Ascending", "D": "Descending"})
 SYNCOPATION = SYNCOPATION_TASK.extract_answer
 
@@ -182,6 +184,13 @@ def test_a_yes_no_answer_with_a_mild_caveat_is_credited() -> None:
                 "entirely sure about the bridge.").answer == "no"
 
 
+def test_a_caveat_of_hearing_said_of_a_pronoun_is_credited_but_not_one_of_telling() -> None:
+    out_of_key = yes_no_reader(OUT_OF_KEY)
+    assert out_of_key("Yes — the G# is foreign to the key, though it was hard to hear "
+                      "clearly.").answer == "yes"
+    assert QUALITY("Minor, though it is hard to tell.").answer is None  # doubts the answer
+
+
 def test_a_pitch_with_a_mild_caveat_is_credited() -> None:
     assert key(SPN, "The hiss is loud, but I think the tone is F4, although I'm not completely "
                     "confident.") == 65
@@ -212,6 +221,7 @@ def test_a_caveat_that_offers_another_answer_stays_a_hedge(reader, reply: str) -
     (QUALITY, "Final Answer: Dominnat", "C"),  # a swap of neighbours is one edit
     (WINDS, "Bassooon", "C"),
     (WINDS, "Final Answer: Clarnet", "B"),
+    (STRINGS, "Final Answer: Vilin", "B"),  # five letters left of a six-letter option word
 ])
 def test_a_misspelt_option_text_is_read_as_that_option(reader, reply: str, letter: str) -> None:
     assert reader(reply).answer == letter
@@ -222,7 +232,9 @@ def test_a_misspelt_option_word_shared_by_every_option_is_corrected() -> None:
 
 
 @pytest.mark.parametrize(("reader", "reply"), [
-    (QUALITY, "Majr"),  # under six letters: never corrected
+    (QUALITY, "Majr"),  # a five-letter option word is never a target
+    (STRINGS, "Flutr"),
+    (STRINGS, "Vlin"),  # under five letters: never corrected
     (QUALITY, "Minro"),
     (WINDS, "Final Answer: Clarinet or Bassooon"),  # a hedge stays a hedge
     (WINDS, "The tone was quite breathy and the attack felt soft and the vibrato was dimished, "
@@ -287,6 +299,13 @@ def test_probabilities_with_no_option_chosen_stay_no_answer() -> None:
 
 
 # --- 10. Found in the earlier sets while tracing causes ----------------------------------------
+
+
+def test_a_ranking_numbered_inline_ends_on_no_answer() -> None:
+    assert QUALITY("Ranking, most to least likely: 1. Minor 2. Major 3. Diminished "
+                   "4. Dominant").answer is None  # read C (the least likely) before
+    assert QUALITY("Ranking: 1. Minor 2. Major\nFinal Answer: B").answer == "B"
+    assert QUALITY("1. The third is low. 2. The fifth is perfect. 3. So minor.").answer == "B"
 
 
 def test_misjudged_is_a_correction_between_two_final_answers() -> None:
