@@ -18,7 +18,8 @@ import re
 _DEGREE = (r"(?:fully|entirely|completely|totally|wholly|absolutely|quite|100\s*%"
            r"|a\s+hundred\s+percent)")
 # a few words, no second clause (each word and its space matched one way only: linear time)
-_WORDS = r"(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+){0,5}(?!(?:or|and|but)\b)[^\s,;.!?]+"
+_NOT_ABOUT = r"(?!(?:or|and|but|maybe|might|could|possibly|perhaps|either)\b)"
+_WORDS = rf"(?:{_NOT_ABOUT}[^\s,;.!?\u2014\u2013]+\s+){{0,5}}{_NOT_ABOUT}[^\s,;.!?\u2014\u2013]+"
 _ABOUT = rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS}))?"
 _BE = r"(?:was|is|were|are)\s+(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+)?"
 # "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 
+# A reply is rewritten (and its reasoning read whole for restatements) only up to a real reply's
+# size: a megabyte of "c' " is no answer, and reading it whole would be slow.
+MAX_WHOLE_REPLY_CHARS = 20_000
 _PRIMES = "'\u2019\u2032"
 _ACCIDENTAL = r"(?P<accidental>[#b\u266f\u266d]?)"
 _PRIMED = re.compile(rf"(?<![\w{_PRIMES}\"])(?P<letter>[a-g]){_ACCIDENTAL}"
@@ -31,8 +34,8 @@ def _spn(letter: str, accidental: str, primes: int = 0) -> str:
 
 def helmholtz_as_spn(reply: str) -> str:
     """``reply`` with its Helmholtz pitches written in scientific pitch notation (anything
-    that is not text as it is)."""
-    if not isinstance(reply, str):
+    that is not text, or longer than ``MAX_WHOLE_REPLY_CHARS``, as it is)."""
+    if not isinstance(reply, str) or len(reply) > MAX_WHOLE_REPLY_CHARS:
         return reply
     reply = _PRIMED.sub(lambda m: _spn(m["letter"], m["accidental"], len(m["primes"])), reply)
     if not _SAYS_HELMHOLTZ.search(reply):

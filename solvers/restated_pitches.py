@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from .helmholtz import MAX_WHOLE_REPLY_CHARS
 from .notation import OCTAVE_FREE_NOTATIONS
 from .pitch_reading import PitchAnswer, pitch_mentions, prepared
 from .reply_excerpt import clean_markup
@@ -40,7 +41,7 @@ _IN_MIDI = re.compile(r"\bin\s+MIDI\b[\s,:]*(?:(?:that|it|this)\s*(?:['\u2019]s|
 def restated_otherwise(reply: str, key: int, notation: str) -> bool:
     """Whether a sentence of ``reply`` names the pitch ``key`` in ``notation`` and restates it
     plainly in another notation as a different pitch."""
-    if notation in OCTAVE_FREE_NOTATIONS:
+    if notation in OCTAVE_FREE_NOTATIONS or len(reply) > MAX_WHOLE_REPLY_CHARS:
         return False
     for sentence in (part for line in clean_markup(reply).splitlines()
                      for part in _SENTENCE.split(line)):

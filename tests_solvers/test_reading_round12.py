@@ -14,9 +14,10 @@ from fixtures.muse.definitions import OUT_OF_KEY
 from fixtures.muse.harmony_definitions import KEY_CHANGE
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from fixtures.tasks.definitions import SYNCOPATION as SYNCOPATION_TASK
-from solvers.helmholtz import helmholtz_as_spn
+from solvers.helmholtz import MAX_WHOLE_REPLY_CHARS, helmholtz_as_spn
 from solvers.pitch_scoring import score_answer
 from solvers.reading import choice_reader, pitch_answer_reader, yes_no_reader
+from solvers.restated_pitches import restated_otherwise
 from solvers.typos import edit_distance
 
 MIDI = pitch_answer_reader("pitch", "midi")
@@ -344,3 +345,39 @@ def test_a_difference_denied_of_every_part_is_sameness(reply: str) -> None:
 ])
 def test_a_denied_difference_with_an_exception_is_no_sameness(reply: str) -> None:
     assert yes_no_reader(SAME_RHYTHM)(reply).answer != "yes"
+
+
+# --- 11. A reply cut off inside a closing concession ---------------------------------------------
+
+
+@pytest.mark.parametrize("reply", [
+    "The chord is clearly a diminished triad, though I'm not fully",
+    "It sounds like a minor chord, though I could be",
+    "The colour is dark, so minor, or",
+])
+def test_a_reply_cut_off_inside_a_closing_concession_answers_nothing(reply: str) -> None:
+    assert QUALITY(reply).answer is None
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("Minor, though I am not fully certain", "B"),  # a whole caveat, no full stop
+    ("It sounds dark but it is clearly minor", "B"),  # a turn inside, not a closing one
+    ("The chord is diminished, though the top note was hard to hear", "D"),
+])
+def test_a_reply_ending_on_a_whole_caveat_is_not_cut_off(reply: str, letter: str) -> None:
+    assert QUALITY(reply).answer == letter
+
+
+def test_a_caveat_about_the_octave_that_offers_another_is_a_hedge() -> None:
+    assert SPN("Final Answer: C4, though I am not fully sure about the octave — maybe C5").error \
+        == "hedge"
+
+
+def test_a_reply_longer_than_a_real_one_is_not_read_whole() -> None:
+    """A megabyte of "C4\\n" once took 11 s: the reasoning is read whole only up to a real
+    reply's size."""
+    padding = "x " * (MAX_WHOLE_REPLY_CHARS // 2)
+    restated = "Its centre is G3, MIDI 56.\nFinal Answer: G3"
+    assert restated_otherwise(restated, 55, "spn")
+    assert not restated_otherwise(padding + restated, 55, "spn")
+    assert helmholtz_as_spn(padding + "c'") == padding + "c'"
