@@ -34,7 +34,8 @@ _NOT_PLAIN = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|not|than|between
 _RESTATING_NOTATIONS = ("spn", "midi", "hz")
 _FUNDAMENTAL = re.compile(r"\b[fF]0\b")  # "f0 near 165 Hz": the fundamental, no note F0
 # "in MIDI that's 64", "64 in MIDI": the number said as MIDI, written "MIDI 64"
-_IN_MIDI = re.compile(r"\bin\s+MIDI\b[\s,:]*(?:(?:that|it|this)\s*(?:['\u2019]s|\s+is)\s*)?"
+_IN_MIDI = re.compile(r"\bin\s+MIDI(?:\s+(?:terms|numbers?|notation))?\b[\s,:]*"
+                      r"(?:(?:that|it|this)\s*(?:['\u2019]s|\s+is)\s*|is\s+)?"
                       r"(?=\d)|(?<![\d.])(\d{1,3})\s+in\s+MIDI\b", re.IGNORECASE)
 
 

@@ -135,6 +135,8 @@ def test_an_explanation_with_a_doubt_but_no_other_pitch_keeps_the_answer(reader,
           "Final Answer: E4"),
     (SPN, "Its centre is G3, MIDI 56.\nFinal Answer: G3"),
     (MIDI, "The note is A4, which is 70 in MIDI.\nFinal Answer: 70"),
+    (SPN, "E4 — in MIDI terms 65.\nFinal Answer: E4"),
+    (SPN, "E4, which in MIDI is 65.\nFinal Answer: E4"),
 ])
 def test_a_pitch_restated_otherwise_in_the_reasoning_is_a_hedge(reader, reply: str) -> None:
     assert reader(reply).answer is None
