@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from .reply_excerpt import WORD
+
 # An opening phrase that sets the scene before the answer clause: "Ignoring the vibrato, ..."
 SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\s+aside|"
                      r"listening\s+(?:closely|carefully|again)|overall|in\s+short|in\s+summary"
@@ -58,7 +60,8 @@ CUE_SENTENCE = re.compile(
     r"(?:answer|option|choice|guess)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
     rf"|{_I_WOULD}\s+(?:go\s+with|choose|pick|select|opt\s+for|guess)"
     r"|\bI(?:'d|\u2019d|\s+would)\s+say"
-    r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection)\s*:"
+    r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection"
+    r"|most\s+likely)\s*:"  # "Most likely: B." under a list of probabilities
     # The conclusion of ruling out: "That leaves C.", "What remains is the minor triad.",
     # "The only option left is D."
     r"|(?:\b(?:that|this|which)\s+leaves(?:\s+(?:only|just|us\s+with))?"
@@ -122,3 +125,21 @@ AFTERTHOUGHT = re.compile(r"\b(?:(?<!give )or(?! take)|either(?=[^.\n]{0,80}\bor
 # still does.
 DOUBT_AFTER_COLON = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably|not\s+sure|unsure"
                                r"|might|could|actually|wait|unless)\b|\?", re.IGNORECASE)
+
+
+_CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
+
+
+def opening_clause(sentence: str, max_words: int) -> str:
+    """A long sentence's answer-first opening, up to its first colon, comma or dash ("This
+    phrase is played by the flute, the sound is soft..."); a sentence of at most ``max_words``
+    as it is, and a long one whose rest turns or doubts ("..., but I can't say whether ...")
+    too."""
+    if len(WORD.findall(sentence)) <= max_words:
+        return sentence
+    opening, *rest = _CLAUSE_END.split(sentence, maxsplit=1)
+    if rest and SETTING.match(opening):  # "Ignoring the vibrato, the centre is F4 — ..."
+        opening, *rest = _CLAUSE_END.split(rest[0], maxsplit=1)
+    explained = sentence.partition(opening)[2].lstrip().startswith(":")  # "X: ... but ..."
+    turns = DOUBT_AFTER_COLON if explained else AFTERTHOUGHT
+    return sentence if rest and turns.search(rest[0]) else opening

@@ -35,3 +35,15 @@ def closing_answers(lines: list[str], correction: re.Pattern[str]) -> list[str]:
     if len(run) < 2 or any(correction.search(line) for line in run[1:]):
         return []
     return run
+
+
+# "Ranking: 1. Minor 2. Diminished 3. Major": items numbered inline, the last no conclusion
+# (unlike steps that end in sentences: "1. The root is C. 2. The third is low. 3. So minor.")
+_INLINE_ENUMERATION = re.compile(r"(?:^|\s)1[.)]\s+\S.*?\s2[.)]\s+\S")
+_LAST_ITEM = re.compile(r"[^\W\d_][^.!?;\n]*?\s\d{1,2}[.)]\s+[^.!?;\n]+[.!]?\s*$")
+
+
+def enumerates(line: str) -> bool:
+    """Whether ``line`` ends on the last item of a list numbered inline ("1. X 2. Y"; a
+    ranking's least likely), never an answer given alone."""
+    return bool(_INLINE_ENUMERATION.search(line) and _LAST_ITEM.search(line))

@@ -16,6 +16,7 @@ from .choices import ChoiceReader
 from .elimination import option_left
 from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import EXPLICIT_SOURCES, HEDGE, Reading, ValueReader, read_reply
+from .typos import corrected
 
 MAX_ELIMINATION_CHARS = 6000  # the elimination reads the whole reply: a long answer's size
 WHOLE_REPLY = "whole_reply"  # the answer_source of an answer read from the reply as a whole
@@ -39,6 +40,11 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     # every option: the option reader's hedge there is no hedge.
     if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
         return unless_asking_back(said, reply)
+    if reading.error != HEDGE and said.answer is None and len(reply) <= MAX_ELIMINATION_CHARS \
+            and (fixed := corrected(reply, option_words(reader))) != reply:
+        spelt = read_choice(fixed, reader, described)  # "diminshed", "Final Answer: Trumpt"
+        if spelt.answer is not None:
+            return spelt
     if reading.source in EXPLICIT_SOURCES:
         return reading  # a committed answer line that names nothing stays no answer
     if len(reply) > MAX_ELIMINATION_CHARS:
@@ -48,6 +54,12 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     if left is None:
         return reading
     return Reading(left, WHOLE_REPLY, None, "ruled_out_others", text)
+
+
+def option_words(reader: ChoiceReader) -> set[str]:
+    """Every word of the options' texts and aliases as the reader knows them."""
+    return {word for texts in reader.by_first.values() for words, _letter in texts
+            for word in words}
 
 
 def _answer_made(text: str, source: str, reader: ChoiceReader) -> tuple:

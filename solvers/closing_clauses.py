@@ -37,7 +37,9 @@ _LIST_ITEM = re.compile(r"(?:^|\s)[(\[]?(?:\d+(?:\.\d+)?|[A-Za-z])[)\]]?[.!]?$")
 # A sentence that doubts, asks, supposes or offers alternatives answers nothing in its close.
 _DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|may|unsure|uncertain"
                     r"|not\s+(?:\w+\s+)?(?:sure|certain|confident)|guess|either|or|if|unless"
-                    r"|whether|assuming|suppose|hard\s+to|can['\u2019]?t|cannot|unclear)\b",
+                    r"|whether|assuming|suppose|hard|difficult|can['\u2019]?t|cannot|unclear"
+                    # an afterthought that reopens it: "… — A. Major is possible too."
+                    r"|possible|plausible|conceivable)\b",
                     re.IGNORECASE)
 
 

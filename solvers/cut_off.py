@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable
 
+from .caveats import split_caveat
 from .reply_excerpt import SENTENCE_END, WORD, clean_markup
 
 # A line ends finished with sentence punctuation, a closing bracket, quote or markup, or a
@@ -24,6 +25,10 @@ _OPEN_ENDED = frozenset(
     his her my our your this these those is are was were be being been has have had will would
     can could should may might must not very more less most least rather either neither""".split())
 MIN_TAIL_WORDS = 3  # "Answer: B", "Minor", "So C": short closings are finished as they are
+# A tail cut inside a closing concession or alternative ("…, though I'm not fully"): what it
+# was going to take back or offer is unknown.
+_CUT_TURN = re.compile(r"(?:[,;:]|\s[\u2014\u2013-])\s*(?:though|although|but|however|or|unless"
+                       r"|except|maybe|perhaps|possibly)\b[^,;:\u2014\u2013]*$", re.IGNORECASE)
 
 
 def unfinished_tail(reply: str) -> str | None:
@@ -39,8 +44,10 @@ def unfinished_tail(reply: str) -> str | None:
 def cut_before_answer(reply: str, answer: Hashable, read_tail: Callable[[str], Hashable]) -> bool:
     """Whether ``answer``, read from a fallback span, is withdrawn because the reply was cut
     off: the unfinished tail does not itself give that answer (it came from reasoning before
-    the cut), or the tail breaks off on a word no sentence ends with."""
+    the cut), breaks off on a word no sentence ends with, or inside a closing concession."""
     tail = unfinished_tail(reply)
     if tail is None:
         return False
-    return WORD.findall(tail)[-1].casefold() in _OPEN_ENDED or read_tail(tail) != answer
+    tail = split_caveat(tail)[0]  # "Minor, though I'm not fully certain" ends as it should
+    return (WORD.findall(tail)[-1].casefold() in _OPEN_ENDED or bool(_CUT_TURN.search(tail))
+            or read_tail(tail) != answer)

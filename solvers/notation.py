@@ -167,6 +167,8 @@ def _pitch_from_hz(freq_hz: float) -> ParsedPitch | None:
         return None
     exact = hz_to_midi(freq_hz)
     nearest = math.floor(exact + 0.5)
+    if nearest < MIDI_RANGE[0]:
+        return None  # "around 2" (a reply cut off in "220 Hz") is no pitch: MIDI -24
     return ParsedPitch(
         midi_note=nearest, pitch_class=nearest % 12, cents_error=100.0 * (exact - nearest)
     )

@@ -44,7 +44,9 @@ _WORD_OCTAVES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5
                  "seven": 7, "eight": 8}
 _NOTE_WORD_OCTAVE = re.compile(
     r"(?:(?:(?<=\bis)|(?<=\bwas)|(?<=\bnote)|(?<=\btone)|(?<=\bpitch)|(?<=\blike)|(?<=\bas)"
-    r"|(?<=\bat))\s+|\b(?=[A-G][\s-]?(?i:flat|sharp)))"
+    r"|(?<=\bat))\s+|\b(?=[A-G][\s-]?(?i:flat|sharp))"
+    # or the whole answer: "Final Answer: F three"
+    rf"|^\s*(?=[A-G][\s-]+(?i:{'|'.join(_WORD_OCTAVES)})\s*[.!]?\s*$))"
     rf"{_NOTE}[\s-]+(?P<word>(?i:{'|'.join(_WORD_OCTAVES)}))(?![\w-])"
     r"(?!\s+(?i:notes?|bars?|beats?|measures?|times?|steps?|semitones?|of|hundred|thousand"
     r"|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)\b)")  # "A four forty" is 440

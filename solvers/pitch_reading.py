@@ -178,6 +178,13 @@ def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[st
     return primary, restated
 
 
+def prepared(text: str) -> str:
+    """``text`` with tuning references, item numbers and octaves said apart resolved; the
+    reference is blanked first: an explanation cut after it would drop the answer."""
+    return text if len(text) > MAX_SPAN_CHARS else \
+        without_item_numbers(without_non_answers(spell_numbers(join_octave(text))))
+
+
 def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
     """The span reader for a pitch, a pitch set or a pitch sequence in ``notation``."""
     octave_free = notation in OCTAVE_FREE_NOTATIONS
@@ -214,11 +221,6 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
         primary, restated = pitch_mentions(text, notation)
         return {_key(p, octave_free) for p in [*primary, *restated["spn"], *restated["midi"],
                                                *restated["hz"]]}
-
-    # the tuning reference is blanked first: an explanation cut after it would drop the answer
-    def prepared(text: str) -> str:
-        return text if len(text) > MAX_SPAN_CHARS else \
-            without_item_numbers(without_non_answers(spell_numbers(join_octave(text))))
 
     def read(text: str, source: str) -> Result:
         if source == "last_clause" and kind == "pitch" and len(_keys_named(prepared(text))) > 1:

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .helmholtz import helmholtz_as_spn
 from .metrics import f1_from_counts
 from .notation import NOTATIONS, OCTAVE_FREE_NOTATIONS
 from .pitch_credit import contour_credit, integer_credit, pitch_credit, rank_credit, timing_credit
@@ -49,6 +50,7 @@ from .pitch_reading import (
     timestamps_reader,
 )
 from .reply_spans import HEDGE, read_reply
+from .restated_pitches import unless_restated_otherwise
 from .span_text import EMPTY
 
 __all__ = [
@@ -213,7 +215,8 @@ def score_answer(
         raise ValueError(f"kind {kind!r} needs a notation in {NOTATIONS}, got {notation!r}")
     if kind == "choice" and (not options or truth[0] not in options):
         raise ValueError(f"choice truth {truth!r} must be one of the options {options!r}")
-    reading = read_reply(reply, span_reader(kind, notation, tuple(options), tuple(option_pitches)))
+    reading = unless_restated_otherwise(read_reply(helmholtz_as_spn(reply), span_reader(
+        kind, notation, tuple(options), tuple(option_pitches))), reply, notation, kind)
     if reading.answer is None:
         f1 = 0.0 if kind == "pitch_sequence" else None
         if reading.error == HEDGE:

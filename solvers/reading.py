@@ -29,8 +29,10 @@ from .choice_fallbacks import read_choice
 from .choices import ChoiceReader, options_named
 from .contradiction import unless_contradicted
 from .described import described_reader
+from .helmholtz import helmholtz_as_spn
 from .pitch_scoring import span_reader
 from .reply_spans import HEDGE, Reading, read_reply
+from .restated_pitches import unless_restated_otherwise
 
 __all__ = ["HEDGE", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader", "letter_aliases",
            "lettered_yes_no_reader", "pitch_answer_reader", "sameness", "yes_no_reader"]
@@ -128,5 +130,6 @@ def pitch_answer_reader(kind: str, notation: str | None = None, options: Sequenc
     "hz", ...); the answer is a :class:`~solvers.pitch_reading.PitchAnswer` for the pitch kinds.
     ``option_pitches`` are the MIDI notes behind lettered pitch options, if any."""
     read_span = span_reader(kind, notation, tuple(options), tuple(option_pitches))
-    return lambda reply: unless_asking_back(read_reply(reply, read_span), reply) \
+    return lambda reply: unless_asking_back(unless_restated_otherwise(read_reply(
+        helmholtz_as_spn(reply), read_span), reply, notation, kind), reply) \
         if isinstance(reply, str) else _NONE

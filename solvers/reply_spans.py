@@ -35,12 +35,12 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 from .answer_cues import AFTERTHOUGHT as _AFTERTHOUGHT
-from .answer_cues import DOUBT_AFTER_COLON as _DOUBT_AFTER_COLON
 from .answer_cues import LAST_CLAUSE as _LAST_CLAUSE
 from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
-from .answer_cues import conclusion_of, cue_value
-from .answer_lines import closing_answers
+from .answer_cues import conclusion_of, cue_value, opening_clause
+from .answer_lines import closing_answers, enumerates
+from .caveats import without_caveats
 from .closing_clauses import closing_clauses
 from .cut_off import cut_before_answer
 from .echoed_questions import without_echoed_question
@@ -57,23 +57,24 @@ from .retractions import CORRECTION as _CORRECTION
 from .retractions import RETRACTION as _RETRACTION
 from .retractions import REVISION as _REVISION
 from .retractions import SECOND_LOOK as _SECOND_LOOK
-from .retractions import without_courtesy
+from .retractions import taken_back, without_courtesy
 
 T = TypeVar("T", bound=Hashable)
 
 EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
 SENTENCE_SOURCES = ("answer_sentence",)
-AFTER_ANSWER_SOURCES = ("retraction",)  # a final answer taken back after its line
+# a final answer taken back after its line; what a caveat after an answer is about
+AFTER_ANSWER_SOURCES = ("retraction", "caveat")
 FALLBACK_SOURCES = ("last_line", "last_sentence", "last_clause")
 SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
 HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
 # A last line or sentence longer than this is reasoning, not an answer given alone.
 MAX_FALLBACK_WORDS = 14
 MAX_TRAILING_WORDS = 7  # a line this short above a short last line is read with it
-_STEP_LINE = re.compile(r"^\W*step\s*\d+\b", re.IGNORECASE)  # "Step 3: ...": reasoning
+# "Step 3: ...", "2. Snare on beats 2 and 4.": the numbered steps of a chain of thought
+_STEP_LINE = re.compile(r"^\W*(?:step\s*\d+\b|\d{1,2}[.)]\s+\S+(?:\s+\S+){2})", re.IGNORECASE)
 _CONDITIONAL_OPENING = re.compile(
     r"\W*(?:(?:but|and|or|so)\s+)?(?:otherwise|else|if|unless|whether)\b", re.IGNORECASE)
-_CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 _MAX_TRAILING_LINES = 2
 _TABLE_ROW = re.compile(r"(?<=\|)([^|\n]*)(?=\|)")  # the cells of "| a | b |"
 
@@ -145,20 +146,6 @@ def _sentences(line: str) -> list[str]:
 
 def _word_count(text: str) -> int:
     return len(_WORD.findall(text))
-
-
-def _opening_clause(sentence: str) -> str:
-    """A long sentence's answer-first opening, up to its first colon, comma or dash ("This
-    phrase is played by the flute, the sound is soft..."); a short one as it is, and a long
-    one whose rest turns or doubts ("..., but I can't say whether ...") too."""
-    if _word_count(sentence) <= MAX_FALLBACK_WORDS:
-        return sentence
-    opening, *rest = _CLAUSE_END.split(sentence, maxsplit=1)
-    if rest and _SETTING.match(opening):  # "Ignoring the vibrato, the centre is F4 — ..."
-        opening, *rest = _CLAUSE_END.split(rest[0], maxsplit=1)
-    explained = sentence.partition(opening)[2].lstrip().startswith(":")  # "X: ... but ..."
-    turns = _DOUBT_AFTER_COLON if explained else _AFTERTHOUGHT
-    return sentence if rest and turns.search(rest[0]) else opening
 
 
 def _header_spans(lines: list[str]) -> list[AnswerSpan]:
@@ -242,15 +229,26 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     """The reply's answer spans grouped in tiers, most authoritative first (see module doc).
 
     Tiers with no spans are left out, so ``answer_tiers(r)[0]`` is the deciding tier if any.
+    What a mild caveat is about closes every tier (it may only veto the tier's answer).
     """
+    tiers, caveats = _tiers(reply)
+    return [[*tier, *caveats] for tier in tiers]
+
+
+def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
+    """The tiers of :func:`answer_tiers`, and the caveat spans apart."""
     if not isinstance(reply, str):
-        return []
+        return [], []
     raw = unify_line_breaks(unicodedata.normalize("NFKC", reply)).rstrip()
     try:
         kept, boxed_and_json = excerpt(raw)
     except TooManyCues:
-        return []
-    lines = [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept]
+        return [], []
+    # "Minor, though I'm not fully certain about the fifth." is read as "Minor." beside what
+    # the caveat is about ("the fifth"), which may only veto
+    lines, subjects = without_caveats(
+        [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept])
+    caveats = [AnswerSpan(subject, "caveat") for subject in subjects]
     explicit = (_header_spans(_after_retraction(lines))
                 + [AnswerSpan(text, source) for text, source in boxed_and_json]
                 + [AnswerSpan(text, "json") for text in keyed_spans(raw)])  # {"modulates": false}
@@ -260,27 +258,30 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
     if explicit:
         tiers.append(explicit)
     sentences: list[AnswerSpan] = []
-    for line in lines:
+    for index, line in enumerate(lines):
         for sentence, end in _sentence_ends(line):
             said = cue_value(sentence)  # None after a condition: "If ..., the answer is yes"
-            if said is not None and _WORD.search(said):
+            if said is not None and _WORD.search(said) and not taken_back(
+                    "\n".join([line[end:], *lines[index + 1:]])):  # "I'll go with B. Hmm, no -"
                 rest = line[end:]  # "The answer is D. Or possibly A.": the hedge is read too
                 value = said + (rest if _AFTERTHOUGHT.search(rest) else "")
                 sentences.append(AnswerSpan(value.strip(), "answer_sentence"))
     if sentences:
         tiers.append(sentences)
     if _THINKING.search(raw):  # "<think>... so it's diminished.</think>" answers nothing
-        lines = [clean_markup(line) for line in excerpt(_THINKING.sub("\n", raw))[0]]
+        lines = without_caveats([clean_markup(line)
+                                 for line in excerpt(_THINKING.sub("\n", raw))[0]])[0]
     wordy = without_courtesy([without_echoed_question(line.strip()) for line in lines
                               if _WORD.search(line)])  # "Major or minor? Minor."
     while len(wordy) > 1 and _EXPLANATION_KEYS.match(wordy[-1]):
         wordy.pop()  # "B\n\nExplanation: ...": the answer is above its explanation
     if listed := listed_options(wordy) or closing_answers(wordy, _CORRECTION):  # read together
-        return [*tiers, [AnswerSpan(line, "last_line") for line in listed]]
+        return [*tiers, [AnswerSpan(line, "last_line") for line in listed]], caveats
     if wordy and len(cells := [c.strip() for c in _TABLE_ROW.findall(wordy[-1])]) > 1:
         # a table's last row ("| clip_3.wav | Minor |"): its cells, the answer the last of them
-        return [*tiers, [AnswerSpan(cell, "last_line") for cell in cells if _WORD.search(cell)]]
-    if wordy:
+        return [*tiers, [AnswerSpan(cell, "last_line") for cell in cells
+                         if _WORD.search(cell)]], caveats
+    if wordy and not enumerates(wordy[-1]):  # "Ranking: 1. Minor 2. Major" closes no answer
         last = wordy[-1]
         if _word_count(last) <= MAX_FALLBACK_WORDS:
             # Short lines just above the last are read with it, so "A\nB" is two answers.
@@ -297,14 +298,16 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         sentences = without_courtesy(every)  # "Thank you for the clip." is read as absent
         if len(every) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
-            ends[0] = _opening_clause(ends[0])  # "Same progression: both go I-V-vi-IV, ..."
+            # "Same progression: both go I-V-vi-IV, ..."
+            ends[0] = opening_clause(ends[0], MAX_FALLBACK_WORDS)
             if ends[0] != sentences[0] and _RULING_OUT.match(ends[0]):
                 rest = sentences[0].partition(ends[0])[2].lstrip(" ,;:-\u2014\u2013")
                 closing = _LAST_CLAUSE.search(rest)  # "…, and it doesn't dip either: every note
                 ends.append(closing.group(1) if closing and _word_count(rest)  # is higher …"
                             > MAX_FALLBACK_WORDS else rest)
             if len(sentences) > 1 and _SETTING.match(sentences[-1]):
-                ends.append(_opening_clause(sentences[-1]))  # "Because of that, the ..."
+                # "Because of that, the ..."
+                ends.append(opening_clause(sentences[-1], MAX_FALLBACK_WORDS))
             conclusion = conclusion_of(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
                 ends.append(conclusion)
@@ -317,7 +320,7 @@ def answer_tiers(reply: str) -> list[list[AnswerSpan]]:
         if clauses and not _CONDITIONAL_OPENING.match(sentences[-1]):
             clauses.insert(-1, sentences[-1])  # read whole too: it must name no other answer
             tiers.append([AnswerSpan(clause, "last_clause") for clause in clauses])
-    return tiers
+    return tiers, caveats
 
 
 # --- Combining ---------------------------------------------------------------------------------

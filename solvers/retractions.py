@@ -35,7 +35,8 @@ ADMISSION = re.compile(
 # Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise".
 REVISION = re.compile(
     ADMISSION.pattern + r"|\bcorrect(?:ion|ing)\b|\brevis(?:e|ed|ing)\b"
-    r"|\bI\s+(?:missed|misheard|miscounted|overlooked)\b|\bscratch\s+that\b", re.IGNORECASE)
+    r"|\bI\s+(?:missed|misheard|miscounted|misjudged|overlooked)\b|\bscratch\s+that\b",
+    re.IGNORECASE)
 # The settled retraction rule (issue 30): a correction marker between two final answers, even
 # one that takes nothing back in so many words ("Actually, listening again, the fifth sounds
 # flat."), hands the answer to exactly one final answer after it (two after it stay a hedge);
@@ -54,6 +55,13 @@ CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNOREC
 # "Violin - wait, no.", "scratch that": a changed mind, never the answer.
 TAKEN_BACK = re.compile(r"\b(?:actually|wait|hmm+)\W+(?:no|nope)\b(?!\s+[a-z])|\bno\W+wait\b"
                         r"|\bscratch\s+that\b|\bI\s+take\s+(?:that|it)\s+back\b", re.IGNORECASE)
+
+def taken_back(after: str) -> bool:
+    """Whether what a reply says after an answer sentence takes that answer back ("I'll go with
+    the guitar. Hmm, no - ...", "... I was wrong."): the answer sentence is then no commitment,
+    and a later answer (a last line "C. Bass") decides, as between two final answers."""
+    return bool(TAKEN_BACK.search(after) or ADMISSION.search(after))
+
 
 # A courtesy sentence ("Thank you for sharing the recording.", "Thanks for the two clips!") says
 # nothing about the answer: the fallback reads a reply as if it were absent.

@@ -20,12 +20,15 @@ import re
 
 _WORD = r"[^\W\d_]+"
 _DENIED_MOVE = re.compile(
-    rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?)((?:\s+{_WORD})"
-    r"{1,2}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?(?:moved|moves|shifted|shifts"
+    rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?"
+    r"|none\s+of\s+(?:the|their|its|these|those))"  # "None of the hits differ"
+    rf"((?:\s+{_WORD}){{1,2}}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?"
+    r"(?:moved|moves|shifted|shifts"
     r"|displaced|altered|changed|changes|differs|differ)\b(?!.*\b(?:until|till|before|after|later|but|however"
     r"|though|although|yet|except|apart|add|adds|added|extra|new|missing|drops|dropped"
     r"|instead)\b)", re.IGNORECASE | re.DOTALL)
-_NOTHING_MOVED = re.compile(r"\bnothing\s+(?:has\s+|was\s+)?(?:moved|shifted|displaced)\b"
+_NOTHING_MOVED = re.compile(r"\bnothing\s+(?:in\s+the\s+[^\W\d_]+\s+)?(?:has\s+|was\s+)?"
+                            r"(?:moved|shifted|displaced|changes|changed|differs)\b"
                             r"(?!.*\b(?:until|till|before|after|later|but|however|except|apart"
                             r"|added|new|extra)\b)", re.IGNORECASE | re.DOTALL)
 # What may differ while the compared things stay the same (a transposition, a faster take).

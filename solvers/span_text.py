@@ -133,6 +133,24 @@ def is_plain_statement(text: str) -> bool:
     return len(prose) <= MAX_FALLBACK_PROSE_WORDS
 
 
+# In an explanation cut off after the answer, a word offering another answer: what follows it
+# ("…, so maybe A4") is read, and a different answer there reopens the answer.
+_OFFERED = re.compile(r"\b(?:maybe|perhaps|possibly|alternatively|(?:could|might)\s+(?:also\s+)?be)"
+                      r"\b", re.IGNORECASE)
+
+
+def _reopened(text: str, kept: str, read_one: Callable[[str], Result]) -> bool:
+    """Whether the explanation cut off ``text`` (leaving ``kept``) offers a different answer."""
+    for line, kept_line in zip(text.splitlines(), kept.splitlines(), strict=False):
+        offered = _OFFERED.search(line, len(kept_line)) if line.startswith(kept_line) else None
+        if offered is None:
+            continue
+        other = read_one(line[offered.end():])[0]
+        if other is not None and other != read_one(kept_line)[0]:
+            return True
+    return False
+
+
 def read_alternatives(
     text: str, read_one: Callable[[str], Result], slash: bool = True, prose_run: int = PROSE_RUN,
     source: str = "final_line",
@@ -148,7 +166,10 @@ def read_alternatives(
         return None, HEDGE  # "I can't identify which pitch this is; A4 is …": no commitment
     if source in FALLBACK_SOURCES and not is_plain_statement(text):
         return None, "the reply's last line is prose, not an answer"
-    text = trim_explanation(text, prose_run)
+    kept = trim_explanation(text, prose_run)
+    if _reopened(text, kept, read_one):
+        return None, HEDGE  # "A3 (220 Hz)... the distortion is strong, so maybe A4 (440 Hz)."
+    text = kept
     if not text.strip():
         return None, EMPTY
     if _REFUSAL_FIRST.match(text):
