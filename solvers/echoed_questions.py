@@ -28,9 +28,19 @@ _PRO_FORM = re.compile(r"(?:it|they|there|these|those|both|the\s+two)\s+(?:is|ar
                        r"\u2013]|$))", re.IGNORECASE)
 
 
+# The prompt quoted back whole: a passage in quotation marks that ends on a question mark
+# ('"Recording 1 is a C4 reference. What is the pitch of recording 2?" — E4.'); what it says
+# (its reference, its options) is the question's, not the reply's.
+_QUOTED_QUESTION = re.compile(r'^\s*["\u201c](?P<question>[^"\u201c\u201d\n]{1,400}\?)'
+                              r'["\u201d]\s*[\u2014\u2013:-]?\s*(?P<rest>\S.*)$')
+
+
 def without_echoed_question(line: str) -> str:
     """``line`` without the echoed questions it opens with, when a statement with no question
     mark follows them; else ``line`` as it is."""
+    quoted = _QUOTED_QUESTION.match(line)
+    if quoted is not None:
+        line = quoted.group("rest")
     rest, question = line, ""
     while (match := _LEADING_QUESTION.match(rest)) is not None and _ECHO.match(
             match.group("question")):

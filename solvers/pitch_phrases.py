@@ -30,9 +30,9 @@ _TUNING_AFTER = re.compile(
 _REFERENCE_PITCH = re.compile(
     r"\b(?i:reference(?:\s+(?:pitch|tone|note))?\s*(?:is|was|being|of|at|=|:)?\s*(?:the\s+)?"
     r"(?:note\s+|tone\s+)?)[A-G](?:#|b|\u266f|\u266d)?-?\d\b(?:\s*\([^()]{0,24}\))?"
-    # or after it: "A4 is my reference", "C4 as the reference"
-    r"|\b[A-G](?:#|b|\u266f|\u266d)?-?\d\b(?i:\s+(?:is|was|being|as)\s+(?:my|the|a|our)\s+"
-    r"(?:tuning\s+)?reference)\b")
+    # or after it: "A4 is my reference", "C4 as the reference", "the C4 reference (tone)"
+    r"|\b[A-G](?:#|b|\u266f|\u266d)?-?\d\b(?i:(?:\s+(?:is|was|being|as)\s+(?:my|the|a|our))?"
+    r"\s+(?:tuning\s+)?reference)\b")
 # A frequency named as the reference: "the 440.00 Hz reference", "a 261.63 Hz reference tone",
 # "the reference of 523 Hz", "reference at 440Hz".
 _REFERENCE_HZ = re.compile(
