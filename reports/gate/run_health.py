@@ -25,9 +25,7 @@ DEFAULT_MAX_ERROR_RATE = 0.05
 
 def broken_counts(df: pd.DataFrame, unrecorded: int = 0) -> dict[str, int]:
     """Trials per broken class (``no_record`` for the ``unrecorded`` ones), largest first."""
-    import pandas as pd
-
-    counts = df["error_class"].value_counts() if len(df) else pd.Series(dtype=int)
+    counts = df["error_class"].value_counts() if len(df) else {}
     found = {str(name): int(n) for name, n in counts.items() if name in BROKEN_RUN_CLASSES}
     if unrecorded:
         found["no_record"] = unrecorded
