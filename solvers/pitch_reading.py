@@ -63,11 +63,11 @@ class PitchAnswer:
     cents_errors: tuple[float, ...] = field(default=(), compare=False)
 
 
-_REFERENCE_WORDS = frozenset("above below from than over under of relative to".split())
+_DIRECTIONS = ("above", "below", "from", "than", "over", "under")
+_REFERENCE_WORDS = frozenset((*_DIRECTIONS, "of", "relative", "to"))
 _PREVIOUS_WORD = re.compile(r"([A-Za-z]+)[\s(:,]*$")
-# a direction word with its article: "a major third above the C4", "down from a G4"
-_DIRECTION_ARTICLE = re.compile(r"\b(?:above|below|from|than|over|under)\s+"
-                                r"(?:the|a|an|that|this|our|my)[\s(:,]*$", re.IGNORECASE)
+_DIRECTION_ARTICLE = re.compile(rf"\b(?:{'|'.join(_DIRECTIONS)})\s+(?:the|a|an|that|this|our|my)"
+                                r"[\s(:,]*$", re.IGNORECASE)
 _PITCH_OF = re.compile(r"^(?!.*\b(?:above|below|from|than|over|under|relative|reference|given"
                        r"|tuned)\b).*\b(?:pitch|frequency|fundamental)\s+of\s*$", re.IGNORECASE)
 
@@ -86,8 +86,8 @@ _NAMED_REFERENCE = re.compile(r"\breference(?:\s+(?:pitch|tone|note))?\s*(?:is|w
 
 
 def _is_reference(text: str, start: int) -> bool:
-    """A pitch written as a reference point ("above C4", "the reference is 69") or negated
-    ("not 69", "rather than A4"): no answer and no restatement."""
+    """A pitch written as a reference point ("above C4", "from the G4", "the reference is
+    69") or negated ("not 69", "rather than A4"): no answer and no restatement."""
     if _NAMED_REFERENCE.search(text[max(0, start - 40) : start]) or \
             _DIRECTION_ARTICLE.search(text[max(0, start - 30) : start]):
         return True
