@@ -1,11 +1,18 @@
 """Summaries the label and shortcut checks print at the end of a run (also under xdist: the
-numbers travel as user properties of the test reports)."""
+numbers travel as user properties of the test reports), and the warm road for the tests'
+``python -m pytest`` / ``python -m reports`` subprocesses (``tests_solvers/warm_python.py``;
+``EARTEST_TESTS_COLD=1`` turns it off)."""
 
 from __future__ import annotations
 
+import subprocess
 from collections import Counter
 
 import pytest
+
+from tests_solvers import warm_python
+
+subprocess.run = warm_python.run  # a new interpreter only where the warm one would differ
 
 _TALLIES: dict[str, tuple[Counter[str], float | None]] = {}
 _NUISANCE_LINES: list[str] = []

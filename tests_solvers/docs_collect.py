@@ -13,8 +13,6 @@ never-run modules, so each collection is as fresh as a new process.
 
 from __future__ import annotations
 
-import ast
-import importlib
 import json
 import os
 import sys
@@ -23,23 +21,6 @@ from pathlib import Path
 
 PARALLEL_CHILDREN = 2
 REPO = Path(__file__).resolve().parent.parent
-
-
-def _warm_imports() -> None:
-    """What every collection imports anyway: pytest, xdist, the plugins the root conftest.py
-    names, and scipy.stats (the pitch catalog's). Importing them before forking is paid once;
-    it is only a speed-up, so a module that fails to import here is left to the children."""
-    names = ["pytest", "xdist.plugin", "scipy.stats"]
-    conftest = ast.parse((REPO / "conftest.py").read_text(encoding="utf-8"))
-    for node in ast.walk(conftest):
-        if isinstance(node, ast.Assign) and any(
-                isinstance(t, ast.Name) and t.id == "pytest_plugins" for t in node.targets):
-            names += list(ast.literal_eval(node.value))
-    for name in names:
-        try:
-            importlib.import_module(name)
-        except ImportError:
-            pass
 
 
 def _child(args: list[str], env: dict[str, str], output: Path) -> None:
@@ -60,7 +41,12 @@ def _child(args: list[str], env: dict[str, str], output: Path) -> None:
 
 
 def collect_all(commands: list[dict]) -> list[dict]:
-    _warm_imports()
+    import gc
+
+    from tests_solvers.warm_python import warm_imports
+
+    warm_imports()
+    gc.freeze()  # see warm_python.serve
     results: list[dict | None] = [None] * len(commands)
     running: dict[int, tuple[int, Path]] = {}
     with tempfile.TemporaryDirectory() as folder:
