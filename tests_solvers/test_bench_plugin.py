@@ -98,9 +98,10 @@ class OracleRuns:
 
 @pytest.fixture(scope="module")
 def oracle_runs(tmp_path_factory) -> OracleRuns:
-    # every core trial under make e2e; make test: the zero-shot half (make test's own oracle
-    # run, under -n, passes all 1,008 against the strict baseline)
-    sample, expected = ([], 1008) if FULL_E2E else (["-m", "zero"], 504)
+    # every core trial under make e2e; make test: the zero-shot standalone sixth, every task
+    # and modality (make test's own oracle run, under -n, passes all 1,008 against the strict
+    # baseline)
+    sample, expected = ([], 1008) if FULL_E2E else (["-m", "zero and standalone"], 168)
     root = tmp_path_factory.mktemp("oracle_runs")
     serial = run_bench("--model", "oracle", *sample, run_dir=root / "serial")
     parallel = run_bench("--model", "oracle", "-n", "2", *sample, "--json-report",
@@ -140,10 +141,12 @@ def binomial_interval(n: int, p: float, level: float = 0.99) -> tuple[int, int]:
 
 
 def test_chance_lands_on_chance(tmp_path):
-    result = run_bench("--model", "chance", run_dir=tmp_path)
+    # make test: the zero-shot half (its own chance run gates all 1,008 against the baseline)
+    sample, expected = ([], 1008) if FULL_E2E else (["-m", "zero"], 504)
+    result = run_bench("--model", "chance", *sample, run_dir=tmp_path)
     assert result.returncode == 1, "a guessing model must fail trials"
     records = read_records(tmp_path)
-    assert len(records) == 1008
+    assert len(records) == expected
     correct, total = defaultdict(int), defaultdict(int)
     for record in records.values():
         assert record["error_class"] is None, record  # always a valid answer: IFR 100 %
