@@ -1,0 +1,72 @@
+"""Issue 30, round 14: the declines of a ninth blind set (blind12) and of older development sets.
+A caveat that goes on for a clause, a change of mind said in prose with its new answer, a typo
+in a yes/no phrase or an option, a ranking, an option list quoted back and a negated option
+followed by a description were read as no answer where a grader reads one. Every phrasing here
+was written for these tests; each group has near misses that must keep their reading (true
+hedges stay hedges)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures.muse.rhythm_definitions import SAME_RHYTHM
+from solvers.caveats import split_caveat
+from solvers.reading import SAMENESS, choice_reader, pitch_answer_reader, yes_no_reader
+
+QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Diminished", "D": "Augmented"})
+WINDS = choice_reader({"A": "Oboe", "B": "Clarinet", "C": "Bassoon", "D": "Flute"})
+METER = choice_reader({"A": "Duple (2/4)", "B": "Triple (3/4)", "C": "Compound duple (6/8)"})
+SAME = yes_no_reader(SAMENESS)
+RHYTHMS = yes_no_reader(SAME_RHYTHM)
+SPN = pitch_answer_reader("pitch", "spn")
+
+
+# --- 1. A caveat that goes on for a clause -------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (QUALITY, "Minor, though I'm not fully certain about the chord right before the last "
+              "cadence.", "B"),  # a long noun phrase of what it is about
+    (QUALITY, "Final Answer: C — the tritone is clear, though I'm not entirely sure given how "
+              "quiet the take is.", "C"),  # the reason, after "given"
+    (WINDS, "The clarinet, though I am not completely confident: the reverb smears its low "
+            "register.", "B"),  # the reason, after a colon
+    (WINDS, "Bassoon, although I'm not fully sure since the recording is noisy.", "C"),
+    (QUALITY, "Major, although the top notes of the third bar were hard to place precisely.",
+     "A"),  # a longer part, and placing
+    (METER, "Triple, I believe — though where the loop begins made the opening bar a bit "
+            "unclear.", "B"),  # a cause blurring a part
+])
+def test_an_answer_with_a_caveat_going_on_for_a_clause_is_credited(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+def test_a_yes_no_answer_with_a_long_caveat_is_credited() -> None:
+    assert RHYTHMS("Yes — they line up, though I'm not fully certain about the tom fill close to "
+                   "the end of bar 3.").answer == "yes"
+    assert SAME("Yes, it is the same melody, though I'm not fully sure: the reverb hides the "
+                "last few notes.").answer == "yes"
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (QUALITY, "Minor, though I'm not fully certain: major fits the bright third too."),
+    (QUALITY, "Minor, though I'm not fully certain because diminished shares its third."),
+    (QUALITY, "Minor, though I'm not fully certain given that an augmented fifth is there."),
+    (QUALITY, "Minor, though I'm not fully certain: it might be diminished."),
+    (QUALITY, "Minor, though the noise made a major chord a little ambiguous."),
+    (QUALITY, "Minor, though it is unclear."),  # doubts the answer itself
+    (QUALITY, "Minor, though I'm not fully certain it isn't diminished."),
+    (WINDS, "Oboe, though I'm not fully sure: the breathy attack could be a flute's."),
+    (SAME, "Yes, the same melody, though I'm not fully certain: the last note differs."),
+    (SAME, "Yes, though I'm not fully sure: the second one is not the same."),
+])
+def test_a_long_caveat_naming_or_offering_another_answer_stays_a_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
+
+
+def test_a_caveat_reason_is_kept_apart_from_what_it_is_about() -> None:
+    line, subjects = split_caveat("Minor, though I'm not fully certain given how short it is.")
+    assert line == "Minor."
+    assert subjects == [("how short it is", "caveat_reason")]
+    assert split_caveat("Minor, though I'm not fully certain about the fifth.")[1] == \
+        [("the fifth", "caveat")]
