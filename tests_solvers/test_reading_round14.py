@@ -70,3 +70,53 @@ def test_a_caveat_reason_is_kept_apart_from_what_it_is_about() -> None:
     assert subjects == [("how short it is", "caveat_reason")]
     assert split_caveat("Minor, though I'm not fully certain about the fifth.")[1] == \
         [("the fifth", "caveat")]
+
+
+# --- 2. A change of mind said in prose, with the new answer -------------------------------------
+
+KEY_OPTIONS = {"A": "Yes, the key changes.", "B": "No, the key stays put."}
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (QUALITY, "B. Minor\n\nThe top note is bright after all. Correcting my answer to A.", "A"),
+    (QUALITY, "Minor.\n\nOn a second listen the fifth is flat, not perfect. Changing to C. "
+              "Diminished.", "C"),
+    (QUALITY, "Major.\nWell, I'm switching my answer to minor: the third is low.", "B"),
+    (SAME, "They are the same melody... although the final bar bends down a tone. I'll revise: "
+           "they are not the same melody.", "no"),
+    (SAME, "Yes, it is the same melody.\n\nCorrection — the third note moves up a step in one "
+           "and down a step in the other, so: No, these are not the same melody.", "no"),
+])
+def test_a_change_of_mind_in_prose_commits_to_its_new_answer(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+def test_a_change_of_mind_to_a_lettered_yes_no_option_is_read() -> None:
+    from solvers.reading import lettered_yes_no_reader
+    keys = lettered_yes_no_reader(KEY_OPTIONS)
+    assert keys("B. No, the key stays put.\n\nActually the chorus lifts by a whole tone. "
+                "Correcting my answer to A.").answer == "A"
+
+
+def test_a_reconsideration_that_corrects_a_fact_hands_over_to_the_later_final_answer() -> None:
+    reply = ("Both progressions go I-IV-V. Final Answer: Yes\n\nOn reflection, the second chord "
+             "of the second one is ii, not IV. Final Answer: No")
+    assert SAME(reply).answer == "no"
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (QUALITY, "B. Minor\n\nI'd revise to A if the third were brighter."),  # a condition
+    (QUALITY, "Major.\nThe harmony ends by changing to minor."),  # describes, after "Major."
+    (QUALITY, "Final Answer: A\n\nOn reflection, the third sounds darker.\nFinal Answer: B"),
+    (QUALITY, "Final Answer: A\n\nFinal Answer: B"),  # two answers and no correction
+    (QUALITY, "Correction: the root is C, not D.\nMajor or minor, hard to say."),
+    (QUALITY, "Correcting my answer to A or B."),  # the new answer is itself a hedge
+    (SAME, "Yes, these are the same melody.\nNo, these are not the same melody."),
+])
+def test_near_misses_of_a_change_of_mind_keep_their_reading(reader, reply) -> None:
+    assert reader(reply).answer is None
+
+
+def test_a_description_of_a_change_is_no_change_of_mind() -> None:
+    assert QUALITY("Minor. The tune is changing to the major key later, but this chord is "
+                   "minor.").answer == "B"
