@@ -32,6 +32,11 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     if not isinstance(reply, str):
         return reading
     if reading.answer is not None:
+        if len(reply) <= MAX_ELIMINATION_CHARS and (fixed := corrected(
+                reply, option_words(reader))) != reply:  # "compond duple" is no "duple"
+            spelt = read_reply(fixed, reader)
+            if spelt.answer is not None and spelt.answer != reading.answer:
+                return unless_asking_back(spelt, reply)
         return unless_asking_back(reading, reply)
     said = read_reply(reply, described) if described is not None else reading
     if said.answer is None and reading.error != HEDGE:
@@ -40,9 +45,11 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     # every option: the option reader's hedge there is no hedge.
     if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
         return unless_asking_back(said, reply)
-    if reading.error != HEDGE and said.answer is None and len(reply) <= MAX_ELIMINATION_CHARS \
+    # "diminshed", "Final Answer: Trumpt"; and a hedge only for want of the word misspelt
+    # ("Compund duple 6/8" names duple and 6/8 until "compound" is read)
+    if len(reply) <= MAX_ELIMINATION_CHARS \
             and (fixed := corrected(reply, option_words(reader))) != reply:
-        spelt = read_choice(fixed, reader, described)  # "diminshed", "Final Answer: Trumpt"
+        spelt = read_choice(fixed, reader, described)
         if spelt.answer is not None:
             return spelt
     if reading.source in EXPLICIT_SOURCES:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from fixtures.muse.harmony_definitions import SAME_PROGRESSION
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
 from solvers.reading import SAMENESS, choice_reader, pitch_answer_reader, yes_no_reader
@@ -120,3 +121,43 @@ def test_near_misses_of_a_change_of_mind_keep_their_reading(reader, reply) -> No
 def test_a_description_of_a_change_is_no_change_of_mind() -> None:
     assert QUALITY("Minor. The tune is changing to the major key later, but this chord is "
                    "minor.").answer == "B"
+
+
+# --- 3. A typo in a yes/no phrase, or one that alone made a hedge --------------------------------
+
+METER_OPTIONS = {"A": "Duple (2/4)", "B": "Triple (3/4)", "C": "Compound duple (6/8)"}
+SHAPES = choice_reader({"A": "Arch (ascending and then descending)",
+                        "B": "Inverted Arch (descending and then ascending)",
+                        "C": "Ascending (pitch raises over time)",
+                        "D": "Descending (pitch falls over time)"})
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (METER, "Compoud duple time 6/8", "C"),  # "duple" and "6/8" named two options till corrected
+    (METER, "I hear compond duple", "C"),  # was read as plain duple: a wrong reading
+    (SHAPES, "Inverted arch (decsending and then ascending)", "B"),
+    (RHYTHMS, "they are the same drum rythm", "yes"),
+    (RHYTHMS, "these are not the same rhytms", "no"),  # the negation still turns it
+    (SAME, "It's the same melodey", "yes"),
+])
+def test_a_misspelt_answer_word_is_read_as_written_right(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (METER, "Compoud duple or triple"),  # a hedge with the word written right too
+    (METER, "Duple, maybe triple"),
+    (RHYTHMS, "maybe the same rhythmn"),
+    (RHYTHMS, "The same rhythmn? Not sure."),
+    (SAME, "They share the same melodie, or maybe not"),
+])
+def test_a_misspelt_word_never_resolves_a_true_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
+
+
+def test_a_lettered_yes_no_reply_with_a_misspelt_option_word_is_read() -> None:
+    from solvers.reading import lettered_yes_no_reader
+    options = {"A": "Yes, these are the same chord progression.",
+               "B": "No, these are not the same chord progression."}
+    assert lettered_yes_no_reader(options, SAME_PROGRESSION)(
+        "these are the same chord progresssion").answer == "A"
