@@ -161,3 +161,28 @@ def test_a_lettered_yes_no_reply_with_a_misspelt_option_word_is_read() -> None:
                "B": "No, these are not the same chord progression."}
     assert lettered_yes_no_reader(options, SAME_PROGRESSION)(
         "these are the same chord progresssion").answer == "A"
+
+
+# --- 4. A capital A after an arrow or a colon is an option label, not a hanging article ----------
+
+PROGRESSION_OPTIONS = {"A": "Yes, these are the same chord progression.",
+                       "B": "No, these are not the same chord progression."}
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("Right, the two progressions agree → A", "A"),
+    ("They line up chord for chord, so: A", "A"),
+    ("Same functions throughout -> A", "A"),
+])
+def test_an_option_label_after_an_arrow_ends_the_reply(reply, letter) -> None:
+    from solvers.reading import lettered_yes_no_reader
+    assert lettered_yes_no_reader(PROGRESSION_OPTIONS, SAME_PROGRESSION)(reply).answer == letter
+
+
+@pytest.mark.parametrize("reply", [
+    "Both progressions match, I think, and the second one adds a",  # cut off on the article
+    "They match in the verse but the bridge moves to a",
+])
+def test_a_reply_cut_off_on_an_article_still_answers_nothing(reply) -> None:
+    from solvers.reading import lettered_yes_no_reader
+    assert lettered_yes_no_reader(PROGRESSION_OPTIONS, SAME_PROGRESSION)(reply).answer is None
