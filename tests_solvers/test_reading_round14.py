@@ -171,7 +171,7 @@ PROGRESSION_OPTIONS = {"A": "Yes, these are the same chord progression.",
 
 @pytest.mark.parametrize(("reply", "letter"), [
     ("Right, the two progressions agree → A", "A"),
-    ("They line up chord for chord, so: A", "A"),
+    ("Yes, the functions line up => A", "A"),
     ("Same functions throughout -> A", "A"),
 ])
 def test_an_option_label_after_an_arrow_ends_the_reply(reply, letter) -> None:
