@@ -186,3 +186,29 @@ def test_an_option_label_after_an_arrow_ends_the_reply(reply, letter) -> None:
 def test_a_reply_cut_off_on_an_article_still_answers_nothing(reply) -> None:
     from solvers.reading import lettered_yes_no_reader
     assert lettered_yes_no_reader(PROGRESSION_OPTIONS, SAME_PROGRESSION)(reply).answer is None
+
+
+# --- 5. A strict ranking of the two clips ---------------------------------------------------------
+
+WHICH_SYNCOPATED = choice_reader({"A": "The rhythm in Excerpt 1 is more syncopated.",
+                                  "B": "The rhythm in Excerpt 2 is more syncopated."})
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("Syncopation, highest first: Excerpt 2 > Excerpt 1. Its snares keep landing early.", "B"),
+    ("Ordered by off-beat hits, excerpt 1 > excerpt 2.", "A"),
+    ("Ranked by syncopation, clip 1 < clip 2.", "B"),
+])
+def test_a_strict_ranking_by_the_asked_property_commits_to_its_top(reply, letter) -> None:
+    assert WHICH_SYNCOPATED(reply).answer == letter
+
+
+@pytest.mark.parametrize("reply", [
+    "By syncopation: Excerpt 1 >= Excerpt 2.",  # not strict
+    "By syncopation: Excerpt 1 > Excerpt 1.",  # the same clip twice
+    "By tempo: Excerpt 1 > Excerpt 2.",  # another property
+    "By syncopation, Excerpt 1 > Excerpt 2? Hard to say.",
+    "Syncopation: Excerpt 1 > Excerpt 2, or maybe the reverse.",
+])
+def test_a_ranking_that_is_not_strict_or_not_of_the_property_answers_nothing(reply) -> None:
+    assert WHICH_SYNCOPATED(reply).answer is None
