@@ -212,3 +212,28 @@ def test_a_strict_ranking_by_the_asked_property_commits_to_its_top(reply, letter
 ])
 def test_a_ranking_that_is_not_strict_or_not_of_the_property_answers_nothing(reply) -> None:
     assert WHICH_SYNCOPATED(reply).answer is None
+
+
+# --- 6. The options quoted back before the answer ----------------------------------------------
+
+LOOPS = choice_reader({"A": "The first loop", "B": "The second loop"})
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ('Options: "A. The first loop" / "B. The second loop". The first loop leans on the off-beats '
+     "all the way through. So A.", "A"),
+    ('The choices are: "(A) The first loop", "(B) The second loop". I hear more off-beat snares '
+     "in the second loop. So B.", "B"),
+    ('Options: "A. The first loop" or "B. The second loop". The second loop, clearly.', "B"),
+])
+def test_options_quoted_back_before_the_answer_are_the_question_s(reply, letter) -> None:
+    assert LOOPS(reply).answer == letter
+
+
+@pytest.mark.parametrize("reply", [
+    'Options: "A. The first loop" / "B. The second loop".',  # nothing after the list
+    'Options: "A. The first loop" / "B. The second loop". Could be either.',
+    'Options: "A. The first loop". A or B.',  # the rest is a hedge
+])
+def test_a_quoted_option_list_with_no_answer_after_it_answers_nothing(reply) -> None:
+    assert LOOPS(reply).answer is None
