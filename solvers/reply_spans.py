@@ -111,7 +111,7 @@ ValueReader = Callable[[str, str], "tuple[T | None, str | None] | tuple[T | None
 # with "Answer:", "My answer:", "Correct answer ="; an optional "(letter)" before the separator.
 _SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192]|=>|->)"
 _HEADER = re.compile(
-    rf"(?:\bfinal\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)"
+    rf"(?:\bfinal(?:\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)|\s*:)"  # or "Final:"
     r"|^[\s#>\-\u2022]*(?:(?:my|the|correct|best)\s+)?answer\s*(?:\([^()]*\))?\s*"
     rf"{_SEPARATOR}"
     # or the Chinese "答案:" / "最终答案是" (the answer / the final answer is)

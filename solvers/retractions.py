@@ -49,7 +49,9 @@ SECOND_LOOK = re.compile(
     r"|on\s+(?:a\s+)?(?:second|closer|further|another)\s+listen(?:ing)?"
     r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen)"
     # "On reflection, the second chord is vi, not IV": a reconsideration that corrects a fact
-    r"|on\s+reflection(?=[^.!?\n]*(?:,\s*not\s|\brather\s+than\b|\binstead\s+of\b)))\b",
+    r"|on\s+reflection(?=[^.!?\n]*(?:,\s*not\s|\brather\s+than\b|\binstead\s+of\b))"
+    # "… a semitone higher than I thought": a belief said to have changed
+    r"|than\s+I\s+(?:first\s+|initially\s+|originally\s+)?(?:thought|said|assumed|counted))\b",
     re.IGNORECASE)
 CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNORECASE)
 

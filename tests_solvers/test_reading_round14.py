@@ -237,3 +237,32 @@ def test_options_quoted_back_before_the_answer_are_the_question_s(reply, letter)
 ])
 def test_a_quoted_option_list_with_no_answer_after_it_answers_nothing(reply) -> None:
     assert LOOPS(reply).answer is None
+
+
+# --- 7. A belief said to have changed; a "Final:" label -------------------------------------------
+
+MIDI = pitch_answer_reader("pitch", "midi")
+
+
+def test_a_belief_said_to_have_changed_hands_over_to_the_later_final_answer() -> None:
+    reply = ("Final Answer: 64\n\nListening once more, the tone sits a tone lower than I first "
+             "thought. Final Answer: 62")
+    assert MIDI(reply).answer.keys == (62,)
+    assert QUALITY("Final Answer: A\nThe third is darker than I heard it.\nFinal Answer: B"
+                   ).answer is None  # no belief said to have changed ("than I heard it")
+    assert QUALITY("Final Answer: A\nIt is darker than I thought.\nFinal Answer: B\n"
+                   "Final Answer: C").answer is None  # two answers after it
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (SAME, "At first they seem alike, so yes. Wait — bar 3 has a new note. Final: No, these are "
+           "not the same melody.", "no"),
+    (QUALITY, "The fifth is raised, so not major.\nFinal: D", "D"),
+    (QUALITY, "Final: B", "B"),
+])
+def test_a_final_label_is_an_explicit_answer_line(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+def test_two_final_labels_with_no_correction_are_a_hedge() -> None:
+    assert QUALITY("Final: A\n\nFinal: B").answer is None
