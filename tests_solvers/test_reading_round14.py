@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.muse.harmony_definitions import SAME_PROGRESSION
+from fixtures.muse.harmony_definitions import KEY_CHANGE, SAME_PROGRESSION
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
 from solvers.reading import SAMENESS, choice_reader, pitch_answer_reader, yes_no_reader
@@ -266,3 +266,27 @@ def test_a_final_label_is_an_explicit_answer_line(reader, reply, answer) -> None
 
 def test_two_final_labels_with_no_correction_are_a_hedge() -> None:
     assert QUALITY("Final: A\n\nFinal: B").answer is None
+
+
+# --- 8. A stay in the key moved to --------------------------------------------------------------
+
+KEYS = yes_no_reader(KEY_CHANGE)
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("The tune climbs into the dominant and stays there.", None),  # was "no": a wrong reading
+    ("It remains in the new key to the end.", None),  # was "no"
+    ("It modulates up a tone and remains there.", "yes"),
+    ("The song begins in E and stays there.", "no"),  # the home key: a stay
+    ("The key stays put.", "no"),
+    ("No, it stays in the home key.", "no"),
+])
+def test_a_stay_in_the_key_moved_to_is_no_stay_in_the_home_key(reply, answer) -> None:
+    assert KEYS(reply).answer == answer
+
+
+def test_a_lettered_answer_explained_by_a_stay_in_the_new_key_is_read() -> None:
+    from solvers.reading import lettered_yes_no_reader
+    keys = lettered_yes_no_reader({"A": "Yes, a key modulation occurs.",
+                                   "B": "No, the key stays the same."}, KEY_CHANGE)
+    assert keys("Answer: A (the chorus lifts to the relative major and stays there).").answer == "A"
