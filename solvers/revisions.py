@@ -20,7 +20,8 @@ from .answer_lines import opens_as_answer
 
 _ANSWER = r"(?:my\s+(?:final\s+)?(?:answer|choice|pick)|the\s+(?:final\s+)?answer)"
 _REVISED = re.compile(
-    r"(?:^|(?<=[.!?;\u2014\u2013])\s)\W*(?:(?:so|ok(?:ay)?|hmm+|then|actually|wait|well)\W+)*"
+    r"(?:^|(?<=[.!?;\u2014\u2013])\s)\W{0,3}(?:(?:so|ok(?:ay)?|hmm+|then|actually|wait|well)"
+    r"\W{1,3}){0,3}"
     r"(?:(?:correcting|changing|switching|revising|updating|amending)"
     rf"(?:\s+{_ANSWER})?\s+to\b"
     r"|I\s*(?:['\u2019]ll|\s+will|['\u2019]m\s+going\s+to|\s+am\s+going\s+to)\s+"
