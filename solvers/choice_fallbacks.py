@@ -69,8 +69,29 @@ def option_words(reader: ChoiceReader) -> set[str]:
             for word in words}
 
 
+# "That leaves one option, the first.", "That's the last option.": an option named by its place
+# in the list, as the closing statement of a span (never "It's not the last option.")
+_PLACES = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}
+_OPTION_BY_PLACE = re.compile(
+    r"^\W*(?:so,?\s+)?(?:that|it|this|which)\s*(?:['\u2019]s|\s+is|\s+leaves(?:\s+(?:only|just|us"
+    r"\s+with))?(?:\s+(?:one|a\s+single)\s+(?:option|choice),?)?)\s+(?:only\s+)?the\s+"
+    r"(?P<place>first|second|third|fourth|fifth|last)"
+    r"(?:\s+(?:option|choice))?\s*[.!]?\s*$", re.IGNORECASE)
+
+
 def _answer_made(text: str, source: str, reader: ChoiceReader) -> tuple:
     made = _ANSWER_MADE.search(text)
     if made is None:
-        return None, "no answer made"
+        return _option_by_place(text, reader)
     return reader(made.group("value"), source)
+
+
+def _option_by_place(text: str, reader: ChoiceReader) -> tuple:
+    placed = _OPTION_BY_PLACE.match(text)
+    named = placed is not None and (re.search(r"\b(?:option|choice)\b", text, re.IGNORECASE))
+    if not named or placed.group("place").casefold() not in _PLACES:
+        return None, "no answer made"
+    letters = list(reader.options)
+    index = _PLACES[placed.group("place").casefold()]
+    return (letters[index], None, "option_place") if index < len(letters) else (
+        None, "no answer made")

@@ -290,3 +290,26 @@ def test_a_lettered_answer_explained_by_a_stay_in_the_new_key_is_read() -> None:
     keys = lettered_yes_no_reader({"A": "Yes, a key modulation occurs.",
                                    "B": "No, the key stays the same."}, KEY_CHANGE)
     assert keys("Answer: A (the chorus lifts to the relative major and stays there).").answer == "A"
+
+
+# --- 9. An option named by its place in the list --------------------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("No seventh, and the third is bright. That leaves one option, the first.", "A"),
+    ("The fifth is flattened and the third is low. That's the last option.", "D"),
+    ("So it is the second option.", "B"),
+])
+def test_an_option_named_by_its_place_closing_the_reply_is_read(reply, letter) -> None:
+    assert QUALITY(reply).answer == letter
+
+
+@pytest.mark.parametrize("reply", [
+    "It's not the last option.",  # a negation
+    "The first option is too bright.",  # reasoning about an option, no conclusion
+    "That's the first one.",  # no option word: "one" may be anything
+    "That's the sixth option.",  # there is none
+    "That's the first option, or the second.",
+])
+def test_a_place_that_names_no_option_for_sure_answers_nothing(reply) -> None:
+    assert QUALITY(reply).answer is None
