@@ -103,7 +103,7 @@ def cue_value(sentence: str) -> str | None:
     """What ``sentence`` names after its answer cue, or None: no cue, or a condition before
     it ("If it is in A major, the answer is yes")."""
     if (revised := revised_answer(sentence)) is not None:
-        return revised  # "Correcting my answer to A."
+        return revised  # "Correcting my answer to D."
     cue = CUE_SENTENCE.search(sentence)
     if cue is None or _CONDITIONAL.search(_GUESS_MANNER.sub(" ", sentence[:cue.start()])):
         return None

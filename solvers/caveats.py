@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-MAX_ABOUT_WORDS = 10  # "about the fill at the end of its second bar"
+MAX_ABOUT_WORDS = 10  # "about the tom fill close to the end of bar 3"
 _DEGREE = (r"(?:fully|entirely|completely|totally|wholly|absolutely|quite|100\s*%"
            r"|a\s+hundred\s+percent)")
 # a few words, no second clause (each word and its space matched one way only: linear time)
@@ -24,8 +24,8 @@ _NOT_ABOUT = (r"(?!(?:or|and|but|maybe|might|could|possibly|perhaps|either|also|
               r"|other|instead|rather|not|no|never|[a-z]+n['\u2019]t|differ\w*|different)\b)")
 _WORDS = (rf"(?:{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+\s+){{0,{MAX_ABOUT_WORDS - 1}}}"
           rf"{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+")
-# what the doubt is about ("about the hit near the end of bar 2"), or its reason ("given how
-# short the phrase is", ": the sustain blurs the last two notes"): read, and may only veto
+# what the doubt is about ("about the chord right before the last cadence"), or its reason
+# ("given how quiet the take is", ": the reverb smears its low register"): read, may only veto
 _ABOUT = (rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
           rf"|(?:\s+(?:given|since|because)\s+|\s*:\s*)(?P<reason>{_WORDS}))?")
 _BE = r"(?:was|is|were|are)\s+(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+)?"
@@ -36,7 +36,7 @@ _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[
          r"(?:hear|make\s+out|pin\s+down|count|place)"
          rf"|(?:it|they)\s+{_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out))"
          r"(?:\s+(?:clearly|well|exactly|precisely))?")
-# "though where the pattern starts made the first bar a little ambiguous": a cause blurring a
+# "though where the loop begins made the opening bar a bit unclear": a cause blurring a
 # part (never "though it is unclear", which doubts the answer itself)
 _BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:the|a|one|its|my|this|that)\s+"
          rf"{_WORDS})\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+|rather\s+)?"

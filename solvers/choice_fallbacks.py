@@ -46,7 +46,7 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
         return unless_asking_back(said, reply)
     # "diminshed", "Final Answer: Trumpt"; and a hedge only for want of the word misspelt
-    # ("Compund duple 6/8" names duple and 6/8 until "compound" is read)
+    # ("Compoud duple time 6/8" names duple and 6/8 until "compound" is read)
     if len(reply) <= MAX_ELIMINATION_CHARS \
             and (fixed := corrected(reply, option_words(reader))) != reply:
         spelt = read_choice(fixed, reader, described)

@@ -23,7 +23,7 @@ _CLIP = (rf"(?:(?:the\s+)?(?P<ord>first|second|1st|2nd)(?:\s+(?:one|{_CLIP_NOUN}
 # A clip named alone, as the whole answer.
 _CLIP_ALONE = re.compile(rf"\W*{_CLIP}\W*", re.IGNORECASE)
 # A strict ranking of the two clips, "Excerpt 1 > Excerpt 2" ("<" the other way; never ">="):
-# its top is the answer when the property is named before it ("Ranking by syncopation: …").
+# its top is the answer when the property is named before it ("Syncopation, highest first: …").
 _RANKING = re.compile(rf"{_CLIP}\s*(?P<op>>|<|\u226b|\u226a)(?!=)\s*"
                       + _CLIP.replace("?P<ord>", "?P<ord2>").replace("?P<num>", "?P<num2>"),
                       re.IGNORECASE)

@@ -35,8 +35,8 @@ _QUOTED_QUESTION = re.compile(r'^\s*["\u201c](?P<question>[^"\u201c\u201d\n]{1,4
                               r'["\u201d]\s*[\u2014\u2013:-]?\s*(?P<rest>\S.*)$')
 
 
-# The options quoted back before the answer ('Options: "A. The first loop" / "B. The second
-# loop". … So B.'): two or more quoted labelled options, and nothing else, after "Options:".
+# The options quoted back before the answer ('The choices are: "(A) …", "(B) …". … So B.'):
+# two or more quoted labelled options, and nothing else, after "Options:".
 _QUOTED_ITEM = r'["\u201c]\(?[A-Ha-h][.):]\s[^"\u201c\u201d\n]{1,120}["\u201d]'
 _QUOTED_OPTIONS = re.compile(
     rf"^\s*(?:the\s+)?(?:options|choices)(?:\s+(?:are|were))?\s*:\s*{_QUOTED_ITEM}"

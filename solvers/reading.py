@@ -83,7 +83,7 @@ def yes_no_reader(phrases: YesNoPhrases = SAMENESS) -> ReplyReader:
 def _yes_no_reply_reader(read_span: Callable[[str, str], tuple], words: Iterable[str]
                          ) -> ReplyReader:
     """A yes/no reply reader by ``read_span``; where it finds no answer and no hedge, it reads
-    the reply with its misspelt answer ``words`` written right ("the same chord progresion";
+    the reply with its misspelt answer ``words`` written right ("the same drum rythm";
     :mod:`solvers.typos`)."""
     vocabulary = frozenset(words)
 

@@ -50,7 +50,7 @@ SECOND_LOOK = re.compile(
     r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen)"
     # "On reflection, the second chord is vi, not IV": a reconsideration that corrects a fact
     r"|on\s+reflection(?=[^.!?\n]*(?:,\s*not\s|\brather\s+than\b|\binstead\s+of\b))"
-    # "… a semitone higher than I thought": a belief said to have changed
+    # "… a tone lower than I first thought": a belief said to have changed
     r"|than\s+I\s+(?:first\s+|initially\s+|originally\s+)?(?:thought|said|assumed|counted))\b",
     re.IGNORECASE)
 CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNORECASE)

@@ -1,6 +1,6 @@
 """A change of mind said in prose, with the new answer in the same sentence: "Correcting my
-answer to A.", "Changing to A. Major.", "I'll revise: they are not the same melody.",
-"Correction — the fourth interval differs, so: No, these are not the same melody."
+answer to D.", "Changing to C. Diminished.", "I'm switching my answer to minor", "I'll revise:
+the two are different melodies.", "Correction — the third note moves the other way, so: No, …".
 
 A careful grader reads the answer such a sentence gives as the reply's answer, as it reads
 "The answer is A." (:mod:`solvers.answer_cues` reads it as an answer sentence; an earlier answer

@@ -79,12 +79,12 @@ KEY_OPTIONS = {"A": "Yes, the key changes.", "B": "No, the key stays put."}
 
 
 @pytest.mark.parametrize(("reader", "reply", "answer"), [
-    (QUALITY, "B. Minor\n\nThe top note is bright after all. Correcting my answer to A.", "A"),
+    (QUALITY, "B. Minor\n\nThe fifth is raised after all. Correcting my answer to D.", "D"),
     (QUALITY, "Minor.\n\nOn a second listen the fifth is flat, not perfect. Changing to C. "
               "Diminished.", "C"),
     (QUALITY, "Major.\nWell, I'm switching my answer to minor: the third is low.", "B"),
     (SAME, "They are the same melody... although the final bar bends down a tone. I'll revise: "
-           "they are not the same melody.", "no"),
+           "the two are different melodies.", "no"),
     (SAME, "Yes, it is the same melody.\n\nCorrection — the third note moves up a step in one "
            "and down a step in the other, so: No, these are not the same melody.", "no"),
 ])
@@ -96,7 +96,7 @@ def test_a_change_of_mind_to_a_lettered_yes_no_option_is_read() -> None:
     from solvers.reading import lettered_yes_no_reader
     keys = lettered_yes_no_reader(KEY_OPTIONS)
     assert keys("B. No, the key stays put.\n\nActually the chorus lifts by a whole tone. "
-                "Correcting my answer to A.").answer == "A"
+                "Correcting my answer to option A.").answer == "A"
 
 
 def test_a_reconsideration_that_corrects_a_fact_hands_over_to_the_later_final_answer() -> None:
@@ -220,8 +220,8 @@ LOOPS = choice_reader({"A": "The first loop", "B": "The second loop"})
 
 
 @pytest.mark.parametrize(("reply", "letter"), [
-    ('Options: "A. The first loop" / "B. The second loop". The first loop leans on the off-beats '
-     "all the way through. So A.", "A"),
+    ('The options were: "A. The first loop"; "B. The second loop". The first loop leans on the '
+     "off-beats all the way through. So A.", "A"),
     ('The choices are: "(A) The first loop", "(B) The second loop". I hear more off-beat snares '
      "in the second loop. So B.", "B"),
     ('Options: "A. The first loop" or "B. The second loop". The second loop, clearly.', "B"),
@@ -231,8 +231,8 @@ def test_options_quoted_back_before_the_answer_are_the_question_s(reply, letter)
 
 
 @pytest.mark.parametrize("reply", [
-    'Options: "A. The first loop" / "B. The second loop".',  # nothing after the list
-    'Options: "A. The first loop" / "B. The second loop". Could be either.',
+    'The options were: "A. The first loop"; "B. The second loop".',  # nothing after the list
+    'The options were: "A. The first loop"; "B. The second loop". Could be either.',
     'Options: "A. The first loop". A or B.',  # the rest is a hedge
 ])
 def test_a_quoted_option_list_with_no_answer_after_it_answers_nothing(reply) -> None:
