@@ -19,6 +19,11 @@ import re
 from .answer_lines import opens_as_answer
 
 _ANSWER = r"(?:my\s+(?:final\s+)?(?:answer|choice|pick)|the\s+(?:final\s+)?answer)"
+# Without "my answer" the new answer must be given alone ("Changing to C. Diminished."); a
+# longer rest ("Switching to the relative minor in the bridge.") describes the music.
+MAX_BARE_VALUE_WORDS = 3
+_WORD = re.compile(r"[^\W_]+")
+_NAMED_ANSWER = re.compile(r"\b(?:answer|choice|pick)\b", re.IGNORECASE)
 _REVISED = re.compile(
     r"(?:^|(?<=[.!?;\u2014\u2013])\s)\W{0,3}(?:(?:so|ok(?:ay)?|hmm+|then|actually|wait|well)"
     r"\W{1,3}){0,3}"
@@ -35,7 +40,10 @@ _CORRECTION_OPENING = re.compile(r"^\W*correction\b.*:\s*(?P<value>[^:]+)$", re.
 def revised_answer(sentence: str) -> str | None:
     """The new answer a sentence opening on a change of mind gives, or None (see module doc)."""
     if (revised := _REVISED.search(sentence)) is not None:
-        return revised.group("value")
+        value, opening = revised.group("value"), sentence[revised.start():revised.start("value")]
+        if _NAMED_ANSWER.search(opening) or opening.rstrip().endswith(":") or \
+                len(_WORD.findall(value)) <= MAX_BARE_VALUE_WORDS:
+            return value  # "Switching to the relative minor in the bridge." describes the music
     opening = _CORRECTION_OPENING.match(sentence)
     if opening is not None and opens_as_answer(opening.group("value")):
         return opening.group("value")

@@ -13,6 +13,7 @@ from fixtures.muse.harmony_definitions import KEY_CHANGE, SAME_PROGRESSION
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
 from solvers.reading import SAMENESS, choice_reader, pitch_answer_reader, yes_no_reader
+from solvers.typos import corrected
 
 QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Diminished", "D": "Augmented"})
 WINDS = choice_reader({"A": "Oboe", "B": "Clarinet", "C": "Bassoon", "D": "Flute"})
@@ -121,6 +122,9 @@ def test_near_misses_of_a_change_of_mind_keep_their_reading(reader, reply) -> No
 def test_a_description_of_a_change_is_no_change_of_mind() -> None:
     assert QUALITY("Minor. The tune is changing to the major key later, but this chord is "
                    "minor.").answer == "B"
+    # a bare "Switching to …" with more than an answer after it describes the music
+    assert QUALITY("Changing to minor, in the bridge only. The last chord is bright."
+                   ).answer != "B"
 
 
 # --- 3. A typo in a yes/no phrase, or one that alone made a hedge --------------------------------
@@ -153,6 +157,11 @@ def test_a_misspelt_answer_word_is_read_as_written_right(reader, reply, answer) 
 ])
 def test_a_misspelt_word_never_resolves_a_true_hedge(reader, reply) -> None:
     assert reader(reply).answer is None
+
+
+def test_a_plural_of_an_option_word_is_no_typo() -> None:
+    assert corrected("the first two seconds", ["second", "loop"]) == "the first two seconds"
+    assert corrected("the first two secnd", ["second", "loop"]) == "the first two second"
 
 
 def test_a_lettered_yes_no_reply_with_a_misspelt_option_word_is_read() -> None:
