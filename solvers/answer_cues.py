@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from .reply_excerpt import WORD
+from .revisions import revised_answer
 
 # An opening phrase that sets the scene before the answer clause: "Ignoring the vibrato, ..."
 SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\s+aside|"
@@ -101,6 +102,8 @@ _PREVALENCE = re.compile(r"\b(?:since|because|as)\s+(?:it|that|this|they)\s*(?:'
 def cue_value(sentence: str) -> str | None:
     """What ``sentence`` names after its answer cue, or None: no cue, or a condition before
     it ("If it is in A major, the answer is yes")."""
+    if (revised := revised_answer(sentence)) is not None:
+        return revised  # "Correcting my answer to D."
     cue = CUE_SENTENCE.search(sentence)
     if cue is None or _CONDITIONAL.search(_GUESS_MANNER.sub(" ", sentence[:cue.start()])):
         return None

@@ -14,27 +14,41 @@ flute is also possible") is none of these and stays a hedge. Pure; no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
+MAX_ABOUT_WORDS = 10  # "about the tom fill close to the end of bar 3"
 _DEGREE = (r"(?:fully|entirely|completely|totally|wholly|absolutely|quite|100\s*%"
            r"|a\s+hundred\s+percent)")
 # a few words, no second clause (each word and its space matched one way only: linear time)
-_NOT_ABOUT = r"(?!(?:or|and|but|maybe|might|could|possibly|perhaps|either)\b)"
-_WORDS = rf"(?:{_NOT_ABOUT}[^\s,;.!?\u2014\u2013]+\s+){{0,5}}{_NOT_ABOUT}[^\s,;.!?\u2014\u2013]+"
-_ABOUT = rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS}))?"
+_NOT_ABOUT = (r"(?!(?:or|and|but|maybe|might|could|possibly|perhaps|either|also|possible|else"
+              r"|other|instead|rather|not|no|never|[a-z]+n['\u2019]t|differ\w*|different)\b)")
+_WORDS = (rf"(?:{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+\s+){{0,{MAX_ABOUT_WORDS - 1}}}"
+          rf"{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+")
+# what the doubt is about ("about the chord right before the last cadence"), or its reason
+# ("given how quiet the take is", ": the reverb smears its low register"): read, may only veto
+_ABOUT = (rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
+          rf"|(?:\s+(?:given|since|because)\s+|\s*:\s*)(?P<reason>{_WORDS}))?")
 _BE = r"(?:was|is|were|are)\s+(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+)?"
 # "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun
 # only hearing ("it was hard to hear"): "it is hard to tell" doubts the answer itself
 _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
-         rf"{{1,5}}?){_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out|pin\s+down|count)"
+         rf"{{1,8}}?){_BE}(?:hard|difficult|tricky)\s+to\s+"
+         r"(?:hear|make\s+out|pin\s+down|count|place)"
          rf"|(?:it|they)\s+{_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out))"
-         r"(?:\s+(?:clearly|well|exactly))?")
+         r"(?:\s+(?:clearly|well|exactly|precisely))?")
+# "though where the loop begins made the opening bar a bit unclear": a cause blurring a
+# part (never "though it is unclear", which doubts the answer itself)
+_BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:the|a|one|its|my|this|that)\s+"
+         rf"{_WORDS})\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+|rather\s+)?"
+         r"(?:ambiguous|unclear|blurry|hard\s+to\s+(?:hear|place|count|make\s+out))")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
 CAVEAT = re.compile(
     r"(?:\s*[,;]|\s+[\u2014\u2013-]|\s*[\u2014\u2013])\s*"
     rf"(?:(?:{_CONCESSION})?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure, though"
-    rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)|(?:{_CONCESSION})?{_HARD})"
+    rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)|(?:{_CONCESSION})?{_HARD}"
+    rf"|{_CONCESSION}{_BLUR})"
     r"(?=\s*(?:[.!](?:\s|$)|$))"
     rf"|\s*\((?:{_CONCESSION})?(?:{_NOT_FULLY})\)",  # "B (though I could be wrong)"
     re.IGNORECASE)
@@ -44,16 +58,43 @@ PARENTHETICAL = re.compile(
     r"(?=\s*(?:,|[\u2014\u2013]|\s-\s|[.!](?:\s|$)|$))", re.IGNORECASE)
 
 
-def split_caveat(line: str) -> tuple[str, list[str]]:
+REASON = "caveat_reason"  # the source of a caveat's reason, read word by word (offers_another)
+_MAX_WINDOW_WORDS = 3  # "major", "major chord", "a major chord"
+
+
+def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
     """``line`` with a mild caveat closing a sentence, and a parenthetical "I think", left out;
-    and what each caveat is about ("the fifth", "the fourth bar"), which the reader must find
+    and what each caveat is about ("the fifth", "the fourth bar") or its reason ("given how
+    short the phrase is"), with its source ("caveat" or ``REASON``), which the reader must find
     naming no other answer ("…, though I'm not fully certain about major" stays a hedge)."""
-    subjects = [found.group("about") or found.group("part") or ""
-                for found in CAVEAT.finditer(line)]
-    return PARENTHETICAL.sub("", CAVEAT.sub("", line)), [s.strip() for s in subjects if s.strip()]
+    subjects = []
+    for found in CAVEAT.finditer(line):
+        about = found.group("about") or found.group("part")
+        reason = found.group("reason") or found.group("blur")
+        if about and about.strip():
+            subjects.append((about.strip(), "caveat"))
+        elif reason and reason.strip():
+            subjects.append((reason.strip(), REASON))
+    return PARENTHETICAL.sub("", CAVEAT.sub("", line)), subjects
 
 
-def without_caveats(lines: list[str]) -> tuple[list[str], list[str]]:
-    """The lines without their mild caveats, and what every caveat is about."""
+def without_caveats(lines: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
+    """The lines without their mild caveats, and what every caveat is about, with its source."""
     split = [split_caveat(line) for line in lines]
     return [line for line, _ in split], [subject for _, subjects in split for subject in subjects]
+
+
+def offers_another(reason: str, answer: object, read_value: Callable[[str, str], tuple]) -> bool:
+    """Whether a caveat's reason names an answer other than ``answer`` in any run of up to three
+    of its words: a reason is a clause ("because major fits too"), where a reader that reads an
+    answer given alone reads no answer named in passing."""
+    words = reason.split()
+    for size in range(1, _MAX_WINDOW_WORDS + 1):
+        for start in range(len(words) - size + 1):
+            window = words[start:start + size]
+            if all(len(word) == 1 for word in window):
+                continue  # "a": the article, not option a
+            said = read_value(" ".join(window), "caveat")[0]
+            if said is not None and said != answer:
+                return True
+    return False

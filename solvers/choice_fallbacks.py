@@ -32,6 +32,11 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     if not isinstance(reply, str):
         return reading
     if reading.answer is not None:
+        if len(reply) <= MAX_ELIMINATION_CHARS and (fixed := corrected(
+                reply, option_words(reader))) != reply:  # "compond duple" is no "duple"
+            spelt = read_reply(fixed, reader)
+            if spelt.answer is not None and spelt.answer != reading.answer:
+                return unless_asking_back(spelt, reply)
         return unless_asking_back(reading, reply)
     said = read_reply(reply, described) if described is not None else reading
     if said.answer is None and reading.error != HEDGE:
@@ -40,9 +45,11 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     # every option: the option reader's hedge there is no hedge.
     if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
         return unless_asking_back(said, reply)
-    if reading.error != HEDGE and said.answer is None and len(reply) <= MAX_ELIMINATION_CHARS \
+    # "diminshed", "Final Answer: Trumpt"; and a hedge only for want of the word misspelt
+    # ("Compoud duple time 6/8" names duple and 6/8 until "compound" is read)
+    if len(reply) <= MAX_ELIMINATION_CHARS \
             and (fixed := corrected(reply, option_words(reader))) != reply:
-        spelt = read_choice(fixed, reader, described)  # "diminshed", "Final Answer: Trumpt"
+        spelt = read_choice(fixed, reader, described)
         if spelt.answer is not None:
             return spelt
     if reading.source in EXPLICIT_SOURCES:
@@ -62,8 +69,29 @@ def option_words(reader: ChoiceReader) -> set[str]:
             for word in words}
 
 
+# "That leaves one option, the first.", "That's the last option.": an option named by its place
+# in the list, as the closing statement of a span (never "It's not the last option.")
+_PLACES = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4, "last": -1}
+_OPTION_BY_PLACE = re.compile(
+    r"^\W*(?:so,?\s+)?(?:that|it|this|which)\s*(?:['\u2019]s|\s+is|\s+leaves(?:\s+(?:only|just|us"
+    r"\s+with))?(?:\s+(?:one|a\s+single)\s+(?:option|choice),?)?)\s+(?:only\s+)?the\s+"
+    r"(?P<place>first|second|third|fourth|fifth|last)"
+    r"(?:\s+(?:option|choice))?\s*[.!]?\s*$", re.IGNORECASE)
+
+
 def _answer_made(text: str, source: str, reader: ChoiceReader) -> tuple:
     made = _ANSWER_MADE.search(text)
     if made is None:
-        return None, "no answer made"
+        return _option_by_place(text, reader)
     return reader(made.group("value"), source)
+
+
+def _option_by_place(text: str, reader: ChoiceReader) -> tuple:
+    placed = _OPTION_BY_PLACE.match(text)
+    named = placed is not None and (re.search(r"\b(?:option|choice)\b", text, re.IGNORECASE))
+    if not named or placed.group("place").casefold() not in _PLACES:
+        return None, "no answer made"
+    letters = list(reader.options)
+    index = _PLACES[placed.group("place").casefold()]
+    return (letters[index], None, "option_place") if index < len(letters) else (
+        None, "no answer made")

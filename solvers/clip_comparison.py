@@ -22,6 +22,11 @@ _CLIP = (rf"(?:(?:the\s+)?(?P<ord>first|second|1st|2nd)(?:\s+(?:one|{_CLIP_NOUN}
          rf"|{_CLIP_NOUN}\s*(?:#\s*|no\.?\s*)?(?P<num>1|2|one|two)\b)")
 # A clip named alone, as the whole answer.
 _CLIP_ALONE = re.compile(rf"\W*{_CLIP}\W*", re.IGNORECASE)
+# A strict ranking of the two clips, "Excerpt 1 > Excerpt 2" ("<" the other way; never ">="):
+# its top is the answer when the property is named before it ("Syncopation, highest first: …").
+_RANKING = re.compile(rf"{_CLIP}\s*(?P<op>>|<|\u226b|\u226a)(?!=)\s*"
+                      + _CLIP.replace("?P<ord>", "?P<ord2>").replace("?P<num>", "?P<num2>"),
+                      re.IGNORECASE)
 _DEGREE = r"(?:(?:clearly|much|far|a\s+lot|a\s+bit|slightly|noticeably|definitely|way)\s+)?"
 # Words of the asked property besides its adjective, for the properties eartest asks about.
 _MEASURE_WORDS = {
@@ -79,6 +84,18 @@ class ClipComparison:
             self.patterns.append((rf"{_CLIP}\s+(?:has|contains|shows|carries)\s+{_DEGREE}"
                                   rf"(?:many\s+)?{has_more}", True))
         self.patterns = [(re.compile(p, re.IGNORECASE), answer) for p, answer in self.patterns]
+        self.property = re.compile(rf"\b{none}", re.IGNORECASE)
+
+    def _ranked_first(self, text: str) -> set[int]:
+        """The clip a strict ranking after the property's name puts on top ("Ranking by
+        syncopation: Excerpt 1 > Excerpt 2" is clip 1), or none."""
+        tops = set()
+        for match in _RANKING.finditer(text):
+            first = _ORDINAL[(match.group("ord") or match.group("num")).casefold()]
+            second = _ORDINAL[(match.group("ord2") or match.group("num2")).casefold()]
+            if first != second and self.property.search(text[:match.start()]):
+                tops.add(first if match.group("op") in (">", "\u226b") else second)
+        return tops
 
     def __call__(self, text: str, source: str) -> tuple:
         if _DOUBT.search(text):
@@ -91,6 +108,7 @@ class ClipComparison:
                 if re.search(r"\b(?:not|never|n['\u2019]t)\s+$", text[:match.start()][-12:]):
                     return None, "negated comparison"
                 said.add(clip if is_answer else 3 - clip)
+        said |= self._ranked_first(text)
         if not said and (alone := _CLIP_ALONE.fullmatch(text)):  # "Excerpt 2", "The second one."
             said.add(_ORDINAL[(alone.group("ord") or alone.group("num")).casefold()])
         if len(said) != 1:

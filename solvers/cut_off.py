@@ -24,6 +24,9 @@ _OPEN_ENDED = frozenset(
     because since while although though whereas if whether that which who whom whose its their
     his her my our your this these those is are was were be being been has have had will would
     can could should may might must not very more less most least rather either neither""".split())
+# "they match → A", "so: A": a capital letter after an arrow or a colon labels an option; it
+# is no article left hanging
+_LABEL_END = re.compile(r"(?:\u2192|->|=>|=|:)\s*\(?A\)?\s*$")
 MIN_TAIL_WORDS = 3  # "Answer: B", "Minor", "So C": short closings are finished as they are
 # A tail cut inside a closing concession or alternative ("…, though I'm not fully"): what it
 # was going to take back or offer is unknown.
@@ -49,5 +52,6 @@ def cut_before_answer(reply: str, answer: Hashable, read_tail: Callable[[str], H
     if tail is None:
         return False
     tail = split_caveat(tail)[0]  # "Minor, though I'm not fully certain" ends as it should
-    return (WORD.findall(tail)[-1].casefold() in _OPEN_ENDED or bool(_CUT_TURN.search(tail))
+    open_ended = WORD.findall(tail)[-1].casefold() in _OPEN_ENDED and not _LABEL_END.search(tail)
+    return (open_ended or bool(_CUT_TURN.search(tail))
             or read_tail(tail) != answer)

@@ -35,9 +35,20 @@ _QUOTED_QUESTION = re.compile(r'^\s*["\u201c](?P<question>[^"\u201c\u201d\n]{1,4
                               r'["\u201d]\s*[\u2014\u2013:-]?\s*(?P<rest>\S.*)$')
 
 
+# The options quoted back before the answer ('The choices are: "(A) …", "(B) …". … So B.'):
+# two or more quoted labelled options, and nothing else, after "Options:".
+_QUOTED_ITEM = r'["\u201c]\(?[A-Ha-h][.):]\s[^"\u201c\u201d\n]{1,120}["\u201d]'
+_QUOTED_OPTIONS = re.compile(
+    rf"^\s*(?:the\s+)?(?:options|choices)(?:\s+(?:are|were))?\s*:\s*{_QUOTED_ITEM}"
+    rf"(?:\s*(?:/|,|;|\bor\b|\band\b|,\s*(?:or|and))\s*{_QUOTED_ITEM})+\s*[.;]?\s*"
+    r"(?P<rest>\S.*)$", re.IGNORECASE)
+
+
 def without_echoed_question(line: str) -> str:
     """``line`` without the echoed questions it opens with, when a statement with no question
     mark follows them; else ``line`` as it is."""
+    if (options := _QUOTED_OPTIONS.match(line)) is not None:
+        line = options.group("rest")  # the question's options, said back
     quoted = _QUOTED_QUESTION.match(line)
     if quoted is not None:
         line = quoted.group("rest")

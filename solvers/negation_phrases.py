@@ -45,6 +45,17 @@ JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-
                       re.IGNORECASE), "different-key"),
           (re.compile(r"\b(stay|stays|stayed|remain|remains|remained)\s+(?:in\s+)?(?:the\s+)?"
                       r"same-key\b", re.IGNORECASE), r"\1"),  # "doesn't stay in the same key"
+          # a stay in the key moved to is no stay in the home key: "moves to the relative
+          # minor and stays there", "it remains in the new key" (never "starts in C and stays
+          # there", "stays put")
+          (re.compile(r"\b(?:stay|stays|stayed|remain|remains|remained)(?=\s+in\s+(?:the|that|its)"
+                      r"\s+(?:new|second|other|target)\s+(?:key|tonality|tonic|home)\b)",
+                      re.IGNORECASE), "is"),
+          (re.compile(r"(\b(?:moves|moved|shifts|shifted|modulates|modulated|goes|went|turns"
+                      r"|turned|lands|landed|climbs|climbed|rises|rose|lifts|lifted|jumps|jumped"
+                      r"|heads|headed)\b[^.;,!?\n]{1,60}?)\s+and\s+(?:stays|stayed|remains"
+                      r"|remained)\s+there\b",
+                      re.IGNORECASE), r"\1"),
           (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:(?:entirely|fully|completely|wholly|purely|"
                       r"strictly|quite|all|always)\s+)?(?:diatonic|in\s+(?:the\s+)?key)\b"
                       r"(?!\s+of)", re.IGNORECASE), " out-of-key"))

@@ -25,7 +25,7 @@ from functools import partial
 
 from .answers import SAMENESS, YesNoPhrases, read_yes_no_span, sameness
 from .asking_back import unless_asking_back
-from .choice_fallbacks import read_choice
+from .choice_fallbacks import MAX_ELIMINATION_CHARS, read_choice
 from .choices import ChoiceReader, options_named
 from .contradiction import unless_contradicted
 from .described import described_reader
@@ -33,6 +33,7 @@ from .helmholtz import helmholtz_as_spn
 from .pitch_scoring import span_reader
 from .reply_spans import HEDGE, Reading, read_reply
 from .restated_pitches import unless_restated_otherwise
+from .typos import corrected
 
 __all__ = ["HEDGE", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader", "letter_aliases",
            "lettered_yes_no_reader", "pitch_answer_reader", "sameness", "yes_no_reader"]
@@ -76,11 +77,36 @@ def yes_no_reader(phrases: YesNoPhrases = SAMENESS) -> ReplyReader:
     """Reads "yes" or "no": yes/no words, and the question's own ``phrases`` turned by a
     negation in their clause (:func:`sameness` for "are these the same ...?")."""
     read_span = partial(read_yes_no_span, phrases=phrases)
-    return lambda reply: unless_asking_back(unless_contradicted(
-        read_reply(reply, read_span), reply, read_span), reply) if isinstance(reply, str) else _NONE
+    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns)
+
+
+def _yes_no_reply_reader(read_span: Callable[[str, str], tuple], words: Iterable[str]
+                         ) -> ReplyReader:
+    """A yes/no reply reader by ``read_span``; where it finds no answer and no hedge, it reads
+    the reply with its misspelt answer ``words`` written right ("the same drum rythm";
+    :mod:`solvers.typos`)."""
+    vocabulary = frozenset(words)
+
+    def read(reply: str) -> Reading:
+        return unless_asking_back(unless_contradicted(
+            read_reply(reply, read_span), reply, read_span), reply)
+
+    def reader(reply: str) -> Reading:
+        if not isinstance(reply, str):
+            return _NONE
+        reading = read(reply)
+        if reading.answer is not None or reading.error == HEDGE \
+                or len(reply) > MAX_ELIMINATION_CHARS:
+            return reading
+        fixed = corrected(reply, vocabulary)
+        spelt = read(fixed) if fixed != reply else reading
+        return spelt if spelt.answer is not None else reading
+
+    return reader
 
 
 _OPENING_WORD = re.compile(r"\W*([^\W\d_]+)")
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def lettered_yes_no_reader(options: Mapping[str, str], phrases: YesNoPhrases = SAMENESS,
@@ -114,8 +140,8 @@ def lettered_yes_no_reader(options: Mapping[str, str], phrases: YesNoPhrases = S
             return letter_of[said], None, "yes_no"
         return None, letter_reason or said_reason
 
-    return lambda reply: unless_asking_back(unless_contradicted(
-        read_reply(reply, read_span), reply, read_span), reply) if isinstance(reply, str) else _NONE
+    words = {word for text in options.values() for word in _LETTERS.findall(str(text))}
+    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns | words)
 
 
 def _opening_word(text: str) -> str:

@@ -40,7 +40,8 @@ from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value, opening_clause
 from .answer_lines import closing_answers, enumerates
-from .caveats import without_caveats
+from .caveats import REASON as CAVEAT_REASON
+from .caveats import offers_another, without_caveats
 from .closing_clauses import closing_clauses
 from .cut_off import cut_before_answer
 from .echoed_questions import without_echoed_question
@@ -64,7 +65,7 @@ T = TypeVar("T", bound=Hashable)
 EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
 SENTENCE_SOURCES = ("answer_sentence",)
 # a final answer taken back after its line; what a caveat after an answer is about
-AFTER_ANSWER_SOURCES = ("retraction", "caveat")
+AFTER_ANSWER_SOURCES = ("retraction", "caveat", CAVEAT_REASON)
 FALLBACK_SOURCES = ("last_line", "last_sentence", "last_clause")
 SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
 HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
@@ -110,7 +111,7 @@ ValueReader = Callable[[str, str], "tuple[T | None, str | None] | tuple[T | None
 # with "Answer:", "My answer:", "Correct answer ="; an optional "(letter)" before the separator.
 _SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192]|=>|->)"
 _HEADER = re.compile(
-    rf"(?:\bfinal\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)"
+    rf"(?:\bfinal(?:\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)|\s*:)"  # or "Final:"
     r"|^[\s#>\-\u2022]*(?:(?:my|the|correct|best)\s+)?answer\s*(?:\([^()]*\))?\s*"
     rf"{_SEPARATOR}"
     # or the Chinese "答案:" / "最终答案是" (the answer / the final answer is)
@@ -248,7 +249,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
     # the caveat is about ("the fifth"), which may only veto
     lines, subjects = without_caveats(
         [clean_markup(_BOXED.sub(lambda m: " " + m.group(1) + " ", line)) for line in kept])
-    caveats = [AnswerSpan(subject, "caveat") for subject in subjects]
+    caveats = [AnswerSpan(subject, source) for subject, source in subjects]
     explicit = (_header_spans(_after_retraction(lines))
                 + [AnswerSpan(text, source) for text, source in boxed_and_json]
                 + [AnswerSpan(text, "json") for text in keyed_spans(raw)])  # {"modulates": false}
@@ -362,6 +363,8 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     for span in after:
         answer, reason, *_via = read_value(span.text, span.source)
         withdrawn = _CORRECTION.search(span.text) and answer is None  # "Wait, I was wrong."
+        if span.source == CAVEAT_REASON and offers_another(span.text, reading.answer, read_value):
+            withdrawn = True  # "Minor, though I'm not fully certain: major fits too."
         if withdrawn or reason == HEDGE or answer is not None and answer != reading.answer:
             return Reading(None, span.source, HEDGE, span=f"{reading.span}\n{span.text}")
     return reading

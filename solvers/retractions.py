@@ -47,7 +47,11 @@ SECOND_LOOK = re.compile(
     r"|(?:listening|hearing|counting|checking)\s+(?:to\s+)?(?:(?:the|it|that|my|each)\s+)?"
     r"(?:[\w-]+\s+){0,2}?again"
     r"|on\s+(?:a\s+)?(?:second|closer|further|another)\s+listen(?:ing)?"
-    r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen))\b",
+    r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen)"
+    # "On reflection, the second chord is vi, not IV": a reconsideration that corrects a fact
+    r"|on\s+reflection(?=[^.!?\n]*(?:,\s*not\s|\brather\s+than\b|\binstead\s+of\b))"
+    # "… a tone lower than I first thought": a belief said to have changed
+    r"|than\s+I\s+(?:first\s+|initially\s+|originally\s+)?(?:thought|said|assumed|counted))\b",
     re.IGNORECASE)
 CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNORECASE)
 

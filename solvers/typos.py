@@ -50,7 +50,8 @@ def _correction(word: str, vocabulary: frozenset[str]) -> str | None:
         return None
     near: dict[int, set[str]] = {}
     for known in vocabulary:
-        if len(known) >= MIN_TYPO_LETTERS and known[0] == folded[0]:
+        if len(known) >= MIN_TYPO_LETTERS and known[0] == folded[0] \
+                and folded not in (known + "s", known.removesuffix("s")):  # "seconds": a word
             distance = edit_distance(folded, known, _allowed(known))
             if distance <= _allowed(known):
                 near.setdefault(distance, set()).add(known)
