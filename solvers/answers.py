@@ -19,6 +19,7 @@ from functools import partial
 
 from .aspects import said_of_other_aspect
 from .choices import ChoiceReader
+from .even_odds import states_even_odds
 from .keyed_answers import spoken_booleans
 from .negation_phrases import excepted_denial, rewrite_negations
 from .reply_spans import HEDGE, Reading, read_reply
@@ -346,7 +347,8 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     of_sameness = _DIFFER_VERBS <= phrases.no
     if of_sameness:  # "Nothing differs except the starting pitch": a transposition
         text = without_aspect_exception(text)
-    if _UNCERTAIN.search(text) or excepted_denial(text) or _BOTH_NAMED.search(text):
+    if _UNCERTAIN.search(text) or excepted_denial(text) or _BOTH_NAMED.search(text) \
+            or states_even_odds(text):  # "Probability same: 0.5."
         return None, "uncertain answer"  # "maybe", "Nothing changes except the last note."
     if of_sameness and turned_denial(text):
         return None, HEDGE  # "Not one hit moved; however, rhythm 2 adds a hit."
