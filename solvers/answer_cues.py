@@ -59,7 +59,10 @@ _I_WOULD = r"\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?"
 CUE_SENTENCE = re.compile(
     r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
     r"(?:answer|option|choice|guess)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
-    rf"|{_I_WOULD}\s+(?:go\s+with|choose|pick|select|opt\s+for|guess)"
+    rf"|{_I_WOULD}\s+(?:go\s+with|choose|pick|select|opt\s+for|guess|commit\s+to|settle\s+on"
+    r"|stick\s+with)"  # "I'll commit to B.", "I'm going with E."
+    r"|\bI(?:'m|\u2019m|\s+am)\s+(?:going\s+(?:to\s+go\s+)?with|committing\s+to|settling\s+on"
+    r"|sticking\s+with)"
     r"|\bI(?:'d|\u2019d|\s+would)\s+say"
     r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection"
     r"|most\s+likely)\s*:"  # "Most likely: B." under a list of probabilities

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 
 MAX_ABOUT_WORDS = 10  # "about the tom fill close to the end of bar 3"
-_DEGREE = (r"(?:fully|entirely|completely|totally|wholly|absolutely|quite|100\s*%"
+_DEGREE = (r"(?:fully|entirely|completely|totally|wholly|absolutely|quite|very|100\s*%"
            r"|a\s+hundred\s+percent)")
 # a few words, no second clause (each word and its space matched one way only: linear time)
 _NOT_ABOUT = (r"(?!(?:or|and|but|maybe|might|could|possibly|perhaps|either|also|possible|else"
@@ -27,13 +27,13 @@ _WORDS = (rf"(?:{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+\s+){{0,{MAX_ABOUT_WORDS - 1
 # what the doubt is about ("about the chord right before the last cadence"), or its reason
 # ("given how quiet the take is", ": the reverb smears its low register"): read, may only veto
 _ABOUT = (rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
-          rf"|(?:\s+(?:given|since|because)\s+|\s*:\s*)(?P<reason>{_WORDS}))?")
+          rf"|(?:\s+(?:given|since|because)\s+|\s*[:;\u2014\u2013]\s*)(?P<reason>{_WORDS}))?")
 _BE = r"(?:was|is|were|are)\s+(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+)?"
 # "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun
 # only hearing ("it was hard to hear"): "it is hard to tell" doubts the answer itself
 _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
          rf"{{1,8}}?){_BE}(?:hard|difficult|tricky)\s+to\s+"
-         r"(?:hear|make\s+out|pin\s+down|count|place)"
+         r"(?:hear|make\s+out|pin\s+down|count|place|follow)"
          rf"|(?:it|they)\s+{_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out))"
          r"(?:\s+(?:clearly|well|exactly|precisely))?")
 # "though where the loop begins made the opening bar a bit unclear": a cause blurring a
@@ -41,6 +41,11 @@ _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[
 _BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:the|a|one|its|my|this|that)\s+"
          rf"{_WORDS})\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+|rather\s+)?"
          r"(?:ambiguous|unclear|blurry|hard\s+to\s+(?:hear|place|count|make\s+out))")
+# "though the last chord is a bit ambiguous in the second recording": a part left unclear,
+# only after a concession ("The third is ambiguous; …" opens a doubt, no caveat)
+_UNCLEAR = (r"(?P<unclear>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
+            rf"{{1,8}}?){_BE}(?:ambiguous|unclear|muddy|murky|indistinct)"
+            r"(?:\s+(?:in|on|at|during)\s+(?:the|a|this|that|its|my)(?:\s+[^\W\d_]+){1,4})?")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
@@ -48,7 +53,7 @@ CAVEAT = re.compile(
     r"(?:\s*[,;]|\s+[\u2014\u2013-]|\s*[\u2014\u2013])\s*"
     rf"(?:(?:{_CONCESSION})?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure, though"
     rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)|(?:{_CONCESSION})?{_HARD}"
-    rf"|{_CONCESSION}{_BLUR})"
+    rf"|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR})"
     r"(?=\s*(?:[.!](?:\s|$)|$))"
     rf"|\s*\((?:{_CONCESSION})?(?:{_NOT_FULLY})\)",  # "B (though I could be wrong)"
     re.IGNORECASE)
@@ -70,7 +75,7 @@ def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
     subjects = []
     for found in CAVEAT.finditer(line):
         about = found.group("about") or found.group("part")
-        reason = found.group("reason") or found.group("blur")
+        reason = found.group("reason") or found.group("blur") or found.group("unclear")
         if about and about.strip():
             subjects.append((about.strip(), "caveat"))
         elif reason and reason.strip():

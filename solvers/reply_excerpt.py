@@ -86,7 +86,8 @@ def _json_value(data: object) -> str | None:
 # has (MAX_CUES), or whose excerpt exceeds MAX_EXCERPT_CHARS, has no readable answer.
 
 _KEYWORDS = ("answer", "\u7b54\u6848", "boxed", "option", "choice", "result", "prediction",
-             "verdict", "conclusion", "pick", "go with", "choose", "select", "opt for", "label")
+             "verdict", "conclusion", "pick", "go with", "choose", "select", "opt for", "label",
+             "commit to", "going with", "settle on", "stick with")
 _HEADER_KEYWORDS = ("answer", "\u7b54\u6848")
 _LITERALS = {word: re.compile(re.escape(word)) for word in _KEYWORDS}
 MAX_CUES = 256

@@ -58,7 +58,7 @@ from .retractions import CORRECTION as _CORRECTION
 from .retractions import RETRACTION as _RETRACTION
 from .retractions import REVISION as _REVISION
 from .retractions import SECOND_LOOK as _SECOND_LOOK
-from .retractions import taken_back, without_courtesy
+from .retractions import taken_back, without_courtesy, without_taken_back
 
 T = TypeVar("T", bound=Hashable)
 
@@ -296,7 +296,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
         # straight. No syncopation."): its closing sentence, and its opening one ("No. The
         # third interval differs ..."), when short; different answers in them are a hedge.
         every = _sentences(last)
-        sentences = without_courtesy(every)  # "Thank you for the clip." is read as absent
+        sentences = without_courtesy(without_taken_back(every))  # "Thank you …", "… wait, no,"
         if len(every) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             # "Same progression: both go I-V-vi-IV, ..."

@@ -35,7 +35,10 @@ ADMISSION = re.compile(
 # Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise".
 REVISION = re.compile(
     ADMISSION.pattern + r"|\bcorrect(?:ion|ing)\b|\brevis(?:e|ed|ing)\b"
-    r"|\bI\s+(?:missed|misheard|miscounted|misjudged|overlooked)\b|\bscratch\s+that\b",
+    r"|\bI\s+(?:missed|misheard|miscounted|misjudged|overlooked)\b|\bscratch\s+that\b"
+    # "I reversed the order of the loops", "I mixed up the two clips": an error of the speaker's
+    r"|\bI\s+(?:had\s+)?(?:reversed|swapped|mixed\s+up|confused)\s+(?:the|my)\s+"
+    r"(?:order|two\b|[^\W\d_]+s\b)",
     re.IGNORECASE)
 # The settled retraction rule (issue 30): a correction marker between two final answers, even
 # one that takes nothing back in so many words ("Actually, listening again, the fifth sounds
@@ -49,7 +52,9 @@ SECOND_LOOK = re.compile(
     r"|on\s+(?:a\s+)?(?:second|closer|further|another)\s+listen(?:ing)?"
     r"|re-?listen(?:ing|ed)?|re-?count(?:ing|ed)?|let\s+me\s+(?:re-?check|recount|re-?listen)"
     # "On reflection, the second chord is vi, not IV": a reconsideration that corrects a fact
-    r"|on\s+reflection(?=[^.!?\n]*(?:,\s*not\s|\brather\s+than\b|\binstead\s+of\b))"
+    r"|on\s+reflection(?=[^.!?\n]*(?:,\s*not\s|\brather\s+than\b|\binstead\s+of\b"
+    # "On reflection the pulse I counted was the half-time feel; the actual beat is faster."
+    r"|\bthe\s+(?:actual|real|true)\s|\bin\s+fact\b))"
     # "… a tone lower than I first thought": a belief said to have changed
     r"|than\s+I\s+(?:first\s+|initially\s+|originally\s+)?(?:thought|said|assumed|counted))\b",
     re.IGNORECASE)
@@ -59,6 +64,24 @@ CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNOREC
 # "Violin - wait, no.", "scratch that": a changed mind, never the answer.
 TAKEN_BACK = re.compile(r"\b(?:actually|wait|hmm+)\W+(?:no|nope)\b(?!\s+[a-z])|\bno\W+wait\b"
                         r"|\bscratch\s+that\b|\bI\s+take\s+(?:that|it)\s+back\b", re.IGNORECASE)
+
+# "Scratch my first impression that they differed": what follows is the answer taken back.
+_SCRATCHED_OPENING = re.compile(
+    r"\W*(?:scratch|forget|ignore|disregard)\s+(?:my|the)\s+(?:first|earlier|initial|previous)"
+    r"\s+(?:impression|answer|guess|thought|reading|hunch)\b", re.IGNORECASE)
+
+
+def without_taken_back(sentences: list[str]) -> list[str]:
+    """``sentences`` without those above the last that take their own answer back ("The excerpt
+    descends - wait, no, that's the second half.", "Scratch my first impression that they
+    differed;"): a grader reads the answer given after them. A sentence opening on the take-back
+    ("No, wait - it's A.") gives its new answer and is kept."""
+    kept = [sentence for sentence in sentences[:-1]
+            if not _SCRATCHED_OPENING.match(sentence)
+            and not ((found := TAKEN_BACK.search(sentence)) and sentence[:found.start()].strip(
+                " \t-\u2014\u2013,;:."))]
+    return [*kept, *sentences[-1:]]
+
 
 def taken_back(after: str) -> bool:
     """Whether what a reply says after an answer sentence takes that answer back ("I'll go with

@@ -1,0 +1,141 @@
+"""Issue 30, round 16: the declines of a tenth blind set (blind13). A caveat whose reason follows
+a dash or a semicolon, a part hard to follow or left unclear, an opening sentence that takes its
+own answer back, a speaker's own error or a corrected fact between two final answers, and a
+commitment after a ranking ("I'll commit to B.", "I'm going with E") were read as no answer
+where a grader reads one. Every phrasing here was written for these tests; each group has near
+misses that must keep their reading (true hedges stay hedges)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures.muse.harmony_definitions import SAME_PROGRESSION
+from fixtures.muse.rhythm_definitions import SAME_RHYTHM
+from solvers.caveats import split_caveat
+from solvers.reading import choice_reader, yes_no_reader
+from solvers.retractions import without_taken_back
+
+QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Diminished", "D": "Augmented"})
+METER = choice_reader({"A": "Duple (2/4)", "B": "Triple (3/4)", "C": "Compound duple (6/8)"})
+SHAPES = choice_reader({"A": "Arch (ascending and then descending)",
+                        "B": "Inverted Arch (descending and then ascending)",
+                        "C": "Ascending (pitch raises over time)",
+                        "D": "Descending (pitch falls over time)"})
+TEMPO = choice_reader({"A": "About 70 BPM", "B": "About 100 BPM", "C": "About 130 BPM",
+                       "D": "About 170 BPM"})
+RHYTHMS = yes_no_reader(SAME_RHYTHM)
+PROGRESSIONS = yes_no_reader(SAME_PROGRESSION)
+
+
+# --- 1. A caveat: its reason after a dash or semicolon, a part hard to follow or unclear ---------
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (QUALITY, "Final Answer: C (Diminished), though I'm not entirely sure — the top note "
+              "smeared into the reverb tail.", "C"),  # the reason after a dash
+    (METER, "Final Answer: A, but I'm not very confident; the hi-hat is busy throughout.",
+     "A"),  # "not very", and the reason after a semicolon
+    (RHYTHMS, "Final Answer: No, though the fill in bar 4 was hard to follow.", "no"),
+    (PROGRESSIONS, "So no, they move differently, though the opening chord is a little unclear "
+                   "in the first take.", "no"),  # a part left unclear, where
+    (QUALITY, "Augmented, although the fifth was somewhat muddy.", "D"),
+])
+def test_an_answer_with_a_caveat_is_credited(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (QUALITY, "Final Answer: C, though I'm not entirely sure — augmented fits as well."),
+    (QUALITY, "Final Answer: C, though I'm not entirely sure — it might be augmented."),
+    (METER, "Final Answer: A, but I'm not very confident; triple is possible."),
+    (QUALITY, "Minor, though I'm not sure."),  # no degree: a doubt, as before
+    (QUALITY, "Minor, though the major third is a bit ambiguous."),  # names another answer
+    (QUALITY, "Minor, though it is unclear."),
+])
+def test_a_caveat_naming_or_offering_another_answer_stays_a_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
+
+
+def test_what_an_unclear_part_is_about_is_kept_apart_and_may_veto() -> None:
+    line, subjects = split_caveat("Minor, though the last chord was a bit muddy in the mix.")
+    assert line == "Minor."
+    assert subjects == [("the last chord", "caveat_reason")]  # read word by word
+    line, subjects = split_caveat("Minor, though I'm not fully sure — the fifth is faint.")
+    assert (line, subjects) == ("Minor.", [("the fifth is faint", "caveat_reason")])
+
+
+# --- 2. An opening sentence that takes its own answer back ---------------------------------------
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (SHAPES, "It rises — wait, no, that was the ending. From the start it falls, then climbs "
+             "back up. Inverted arch.", "B"),
+    (PROGRESSIONS, "Forget my first impression that they were the same; the bass moves in "
+                   "the third bar. The chords differ there. No, not the same progression.",
+     "no"),
+])
+def test_an_opening_sentence_taken_back_is_no_answer(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+def test_only_a_take_back_after_an_answer_drops_its_sentence() -> None:
+    sentences = ["It rises — wait, no, that was the ending.", "Inverted arch."]
+    assert without_taken_back(sentences) == ["Inverted arch."]
+    kept = ["No, wait — it's the arch.", "Arch."]  # opens on the take-back: its new answer
+    assert without_taken_back(kept) == kept
+    assert without_taken_back(["Wait, no."]) == ["Wait, no."]  # the last sentence is kept
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (SHAPES, "It rises — wait, no, that was the ending. It falls. Or it rises overall."),
+    (PROGRESSIONS, "The same progression. Hmm, they differ in the last bar."),
+])
+def test_near_misses_of_a_take_back_keep_their_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
+
+
+# --- 3. A speaker's own error, or a corrected fact, between two final answers --------------------
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (TEMPO, "Final Answer: B\n\nOn reflection, I swapped the two hi-hat parts. The quarter note "
+            "is slower. Final Answer: A", "A"),
+    (TEMPO, "Final Answer: D\n\nOn reflection the beat I tapped was the double-time feel; the "
+            "real pulse is half that. Final Answer: B", "B"),
+    (QUALITY, "Final Answer: A\n\nI mixed up the two chords. Final Answer: B", "B"),
+])
+def test_an_error_or_a_corrected_fact_hands_over_to_the_later_final_answer(
+        reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (TEMPO, "Final Answer: B\n\nOn reflection, the beat feels steady. Final Answer: A"),
+    (TEMPO, "Final Answer: B\n\nOn reflection, the drums are busy. Final Answer: A"),
+    (TEMPO, "Final Answer: B\n\nFinal Answer: A"),  # two answers and no correction
+    (QUALITY, "Final Answer: A\n\nI reversed the clip to check. Final Answer: B\nOr A."),
+])
+def test_near_misses_of_a_correction_stay_a_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
+
+
+# --- 4. A commitment after a ranking -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (TEMPO, "Ranking: C (0.6) > B (0.3) > A (0.1). I'll commit to C.", "C"),
+    (QUALITY, "B > A > C in likelihood; I'm going with B — the third is low.", "B"),
+    (QUALITY, "Between major and minor I'll settle on minor.", "B"),
+    (METER, "I'm sticking with triple.", "B"),
+])
+def test_a_commitment_after_a_ranking_is_the_answer(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (TEMPO, "Ranking: C (0.6) > B (0.3) > A (0.1). I can't commit to one."),
+    (QUALITY, "B > A in likelihood; I'm going with B or A."),
+    (QUALITY, "If the third is low, I'll commit to minor; otherwise major."),
+])
+def test_near_misses_of_a_commitment_keep_no_answer(reader, reply) -> None:
+    assert reader(reply).answer is None
