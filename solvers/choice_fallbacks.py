@@ -14,6 +14,7 @@ from functools import partial
 from .asking_back import unless_asking_back
 from .choices import ChoiceReader
 from .elimination import option_left
+from .option_tails import option_ending
 from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import EXPLICIT_SOURCES, HEDGE, Reading, ValueReader, read_reply
 from .typos import corrected
@@ -53,6 +54,11 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
         if spelt.answer is not None:
             return spelt
     if reading.source in EXPLICIT_SOURCES:
+        ending = option_ending(reading.span, reader.options) \
+            if reading.span and reading.error != HEDGE else None  # "Final Answer: a drone"
+        if ending is not None:
+            return unless_asking_back(Reading(ending, reading.source, None, "option_ending",
+                                              reading.span), reply)
         return reading  # a committed answer line that names nothing stays no answer
     if len(reply) > MAX_ELIMINATION_CHARS:
         return reading  # a reply read whole must be a reply's length (a megabyte is no answer)

@@ -77,6 +77,11 @@ _HEARING = re.compile(rf"\W*{_CONNECTIVE}(?:i|we)\s+(?:can\s+)?(?:hear|heard|det
                       r"|\W*(?:a|my|the)\s+(?:good|safe|fair|best)\s+guess\s+(?:here\s+|for\s+(?:this|it)\s+)?"
                       r"(?:is|would\s+be)\b",
                       re.IGNORECASE)
+# "so I'd describe the mood as joyful", "I would classify it as": the speaker naming the answer
+_NAMING = re.compile(
+    rf"\W*{_CONNECTIVE}(?:i|we)(?:\s*['\u2019]d|\s+would|\s*['\u2019]ll|\s+will)?\s+"
+    r"(?:describe|characteri[sz]e|classify|categori[sz]e|label)\s+(?:it|this|that|the\s+\w+)"
+    r"\s+as\s*$", re.IGNORECASE)
 _EVIDENCE = re.compile(
     r"\b(?:points?|pointing)\s+(?:(?:\w+ly|straight|right|directly)\s+)?to|\b(?:suggests?|indicates?|gives?|means?|signals?|confirms?"
     r"|makes?\s+(?:it|this|that))\b|\badds?\s+up\s+to\b"
@@ -192,6 +197,7 @@ def _commits(lead: str, tail: str, filler: Collection[str]) -> bool:
         return False  # "a piano in the background", "a major chord with a flat fifth"
     if all(word.casefold() in filler for word in _WORD.findall(lead)):
         return True
-    if _EVIDENCE.search(lead) or _HEARING.match(lead) or _RELATIVE.match(lead):
+    if _EVIDENCE.search(lead) or _HEARING.match(lead) or _RELATIVE.match(lead) \
+            or _NAMING.match(lead) and not _PART.search(lead):  # never "the opening as"
         return True
     return bool(_SUBJECT.match(lead)) and not _PART.search(lead[_SUBJECT.match(lead).end():])

@@ -139,3 +139,53 @@ def test_a_commitment_after_a_ranking_is_the_answer(reader, reply, answer) -> No
 ])
 def test_near_misses_of_a_commitment_keep_no_answer(reader, reply) -> None:
     assert reader(reply).answer is None
+
+
+# --- 5. The speaker naming the answer: "I'd describe the mood as …" ------------------------------
+
+MOODS = choice_reader({"A": "Calm and peaceful", "B": "Dark and brooding",
+                       "C": "Playful and light", "D": "Fierce and driving"})
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Soft pads, a slow pulse and no percussion at all, so I'd describe the mood as calm and "
+     "peaceful (A).", "A"),
+    ("Minor-key strings and low drones. I would classify it as dark and brooding.", "B"),
+])
+def test_an_option_the_speaker_describes_the_music_as_is_the_answer(reply, answer) -> None:
+    assert MOODS(reply).answer == answer
+
+
+@pytest.mark.parametrize("reply", [
+    "Soft pads and a slow pulse; I wouldn't describe the mood as calm and peaceful.",
+    "I'd describe the mood as calm and peaceful (B).",  # the letter names another option
+    "I'd describe the mood as calm and peaceful, or maybe playful and light.",
+    "I'd describe the opening as calm and peaceful, then it turns fierce and driving.",
+])
+def test_near_misses_of_a_description_keep_no_answer(reply) -> None:
+    assert MOODS(reply).answer is None
+
+
+# --- 6. An answer line giving the closing words of one option's text -----------------------------
+
+BASS = choice_reader({"A": "It walks in steady quarter notes", "B": "It holds one long drone",
+                      "C": "It doubles the vocal line", "D": "There is no bass at all"})
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Final Answer: steady quarter notes", "A"),
+    ("Final Answer: one long drone.", "B"),
+    ("Answer: the vocal line", "C"),  # an article before the words is dropped
+])
+def test_an_answer_line_ending_one_options_text_is_that_option(reply, answer) -> None:
+    assert BASS(reply).answer == answer
+
+
+@pytest.mark.parametrize("reply", [
+    "Final Answer: bass",  # in D only, but it does not end D's text
+    "Final Answer: drone or vocal line",
+    "Final Answer: It walks",  # the opening words, not the closing ones
+    "The vocal line is doubled by a synth.",  # no answer line: a fallback span is not read so
+])
+def test_near_misses_of_an_option_ending_keep_no_answer(reply) -> None:
+    assert BASS(reply).answer is None
