@@ -25,7 +25,8 @@ SETTING = re.compile(r"\W*(?:ignoring|despite|apart\s+from|aside\s+from|setting\
 # out ("Definitely not metal — the drums point to reggae."), the rest of the sentence.
 CONCLUSION = re.compile(r"(?:[,;]|\s[\u2014\u2013])\s*"
                         r"(?:(?:and\s+)?(?:so|thus|therefore|hence)\b,?\s+"
-                        r"(?P<rest>[^,;]+(?:,\s*not\s+[^,;]+)?)"  # "so it is B, not a C"
+                        r"(?P<rest>(?:yes|no),\s+[^,;]+|"  # "so yes, there is a wrong note"
+                        r"[^,;]+(?:,\s*not\s+[^,;]+)?)"  # "so it is B, not a C"
                         r"|(?P<which>which\s+(?:(?:\w+ly|then|also|never)\s+)?(?:is|gives|makes"
                         r"|means|does(?:n['\u2019]t|\s+not)|[a-z]+s)\b[^,;]+)"
                         # "...; the key stays put.", "... — the second is more syncopated.": a
@@ -133,6 +134,9 @@ DOUBT_AFTER_COLON = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|probably|
                                r"|might|could|actually|wait|unless)\b|\?", re.IGNORECASE)
 
 
+# "nothing was added, removed or moved": a list denied as a whole offers no alternative
+_NOTHING_CHANGED = re.compile(r"\b(?:nothing|none)\s+(?:was|were|is|are|has\s+been|got)\s+"
+                              r"[a-z]+(?:,\s*[a-z]+)*,?\s+(?:n)?or\s+[a-z]+", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"\s*[:,;]\s+|\s+[\u2014\u2013-]\s+")
 
 
@@ -148,4 +152,5 @@ def opening_clause(sentence: str, max_words: int) -> str:
         opening, *rest = _CLAUSE_END.split(rest[0], maxsplit=1)
     explained = sentence.partition(opening)[2].lstrip().startswith(":")  # "X: ... but ..."
     turns = DOUBT_AFTER_COLON if explained else AFTERTHOUGHT
+    rest = [_NOTHING_CHANGED.sub(" ", part) for part in rest]
     return sentence if rest and turns.search(rest[0]) else opening

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from fixtures.muse.definitions import OUT_OF_KEY
 from fixtures.muse.harmony_definitions import SAME_PROGRESSION
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
@@ -189,3 +190,39 @@ def test_an_answer_line_ending_one_options_text_is_that_option(reply, answer) ->
 ])
 def test_near_misses_of_an_option_ending_keep_no_answer(reply) -> None:
     assert BASS(reply).answer is None
+
+
+# --- 7. A long single sentence: "so yes, <clause>" closing it; a list denied as a whole ----------
+
+ODDBALL = yes_no_reader(OUT_OF_KEY)
+
+
+def test_so_yes_then_a_clause_closes_a_long_sentence() -> None:
+    assert ODDBALL("One pitch near the end clashes hard with the key — a flat sixth — so yes, "
+                   "there is an out-of-key note.").answer == "yes"
+    assert PROGRESSIONS("The bass walks the same way and every chord returns in the same "
+                        "place, so no, there is nothing different.").answer == "no"
+
+
+def test_so_yes_with_another_answer_after_it_stays_a_hedge() -> None:
+    assert ODDBALL("One pitch near the end clashes with the key — a flat sixth — so yes, "
+                   "though no note is out of key.").answer is None
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("The second clip plays exactly the same pattern as the first one — nothing was shifted, "
+     "dropped or doubled.", "yes"),
+    ("The second loop plays the very same pattern as the first, and none were added, removed "
+     "or moved.", "yes"),
+])
+def test_a_list_denied_as_a_whole_offers_no_alternative(reply, answer) -> None:
+    assert RHYTHMS(reply).answer == answer
+
+
+@pytest.mark.parametrize("reply", [
+    "The second clip repeats the first pattern exactly — or it shifts one hit in bar three.",
+    "The second clip repeats the first pattern exactly — nothing was shifted, or maybe one hit "
+    "was.",
+])
+def test_near_misses_of_a_denied_list_keep_their_hedge(reply) -> None:
+    assert RHYTHMS(reply).answer is None
