@@ -21,7 +21,7 @@ from .aspects import said_of_other_aspect
 from .choices import ChoiceReader
 from .even_odds import states_even_odds
 from .keyed_answers import spoken_booleans
-from .negation_phrases import excepted_denial, rewrite_negations
+from .negation_phrases import rewrite_negations, unreadable_denial
 from .reply_spans import HEDGE, Reading, read_reply
 from .sameness_phrases import turned_denial, without_aspect_exception
 
@@ -347,7 +347,7 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     of_sameness = _DIFFER_VERBS <= phrases.no
     if of_sameness:  # "Nothing differs except the starting pitch": a transposition
         text = without_aspect_exception(text)
-    if _UNCERTAIN.search(text) or excepted_denial(text) or _BOTH_NAMED.search(text) \
+    if _UNCERTAIN.search(text) or unreadable_denial(text) or _BOTH_NAMED.search(text) \
             or states_even_odds(text):  # "Probability same: 0.5."
         return None, "uncertain answer"  # "maybe", "Nothing changes except the last note."
     if of_sameness and turned_denial(text):

@@ -68,9 +68,39 @@ _EXCEPTED_DENIAL = re.compile(
     r"|other\s+than|besides|aside\s+from|save\s+for|but\s+for)\b", re.IGNORECASE)
 
 
-def excepted_denial(text: str) -> bool:
-    """Whether ``text`` denies something and then names an exception to the denial."""
-    return bool(_EXCEPTED_DENIAL.search(text))
+# "It would be wrong to say the key stays put": a whole clause denied, which a reader of
+# negation scope word by word would read as its opposite (main read it as "stays put" = no).
+_DENIED_SAYING = re.compile(
+    r"\b(?:incorrect|wrong|inaccurate|misleading|a\s+mistake|untrue|false)\s+to\s+(?:say|claim"
+    r"|think|suggest|conclude|assume)\b"
+    # "It is not wrong to call it a modulation": a denied denial (main read it as no)
+    r"|(?:\bnot|\bnever|n['\u2019]t)\s+(?:\w+\s+)?(?:incorrect|wrong|inaccurate|misleading"
+    r"|a\s+mistake)\s+to\s+(?:call|describe|label|count|treat)\b", re.IGNORECASE)
+
+
+def unreadable_denial(text: str) -> bool:
+    """Whether ``text`` denies something and then names an exception to the denial, or denies
+    a whole clause by calling it wrong to say: either is no answer."""
+    return bool(_EXCEPTED_DENIAL.search(text) or _DENIED_SAYING.search(text))
+
+
+# "Incorrect to call this a modulation", "It would be wrong to describe it as a key change": the
+# name given is denied, as "not a modulation" denies it (a clause after "to say" is not read so)
+_WRONG_NAME = re.compile(
+    r"\b(?:(?:it\s*['\u2019]s|it\s+is|it\s+would\s+be|that\s+would\s+be)\s+)?(?:incorrect"
+    r"|wrong|inaccurate|misleading|a\s+mistake)\s+to\s+(?:call|describe|label|count|treat)\s+"
+    r"(?:this|it|that|them|these|those|they|the\s+\w+(?:\s+(?:one|two|ones))?)(?:\s+as)?"
+    r"(?=\s+\w)", re.IGNORECASE)
+
+
+_NEGATED_BEFORE = re.compile(r"(?:\bnot|\bnever|n['\u2019]t)\W*$", re.IGNORECASE)
+
+
+def _denied_name(found: re.Match) -> str:
+    """"not" for a name called wrong; a negated denial ("not wrong to call it …") is left as
+    written (a double negation the reader does not turn)."""
+    negated = _NEGATED_BEFORE.search(found.string[:found.start()])
+    return found.group() if negated else "not"
 
 
 def rewrite_negations(text: str, of_sameness: bool) -> str:
@@ -78,6 +108,7 @@ def rewrite_negations(text: str, of_sameness: bool) -> str:
     ``of_sameness`` says the question asks whether two things are the same."""
     if of_sameness:
         text = sameness_rewrites(text)
+    text = _WRONG_NAME.sub(_denied_name, text)
     for pattern, token in JOINED:
         text = pattern.sub(token, text)
     if of_sameness:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures.muse.definitions import OUT_OF_KEY
-from fixtures.muse.harmony_definitions import SAME_PROGRESSION
+from fixtures.muse.harmony_definitions import KEY_CHANGE, SAME_PROGRESSION
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
 from solvers.reading import choice_reader, yes_no_reader
@@ -226,3 +226,34 @@ def test_a_list_denied_as_a_whole_offers_no_alternative(reply, answer) -> None:
 ])
 def test_near_misses_of_a_denied_list_keep_their_hedge(reply) -> None:
     assert RHYTHMS(reply).answer is None
+
+
+# --- 8. A name called wrong ("Incorrect to call this a modulation") -----------------------------
+
+KEYS = yes_no_reader(KEY_CHANGE)
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Wrong to call this a key change — the tonic never moves from D.", "no"),
+    ("It would be inaccurate to describe it as a modulation; it is one key throughout.", "no"),
+    ("It is a mistake to call the bridge a modulation.", "no"),
+])
+def test_a_name_called_wrong_is_denied(reply, answer) -> None:
+    assert KEYS(reply).answer == answer
+
+
+@pytest.mark.parametrize("reply", [
+    "It would be wrong to say the key stays put.",  # a clause denied: main read it as no
+    "It would be wrong to say that it modulates.",  # main read it as yes
+    "It is not wrong to call it a modulation.",  # a denied denial: main read it as no
+    "It isn't incorrect to call this a key change.",
+    "Wrong to call this a modulation; it modulates twice.",  # a denial, then the opposite
+])
+def test_a_denied_clause_or_a_denied_denial_is_no_answer(reply) -> None:
+    assert KEYS(reply).answer is None
+
+
+def test_a_name_called_wrong_is_denied_in_a_question_of_sameness_too() -> None:
+    assert PROGRESSIONS("It would be wrong to call them the same progression: the third chord "
+                        "differs.").answer == "no"  # main read it as yes
+    assert PROGRESSIONS("It would be wrong to call them different.").answer == "yes"
