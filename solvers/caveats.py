@@ -28,7 +28,8 @@ _WORDS = (rf"(?:{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+\s+){{0,{MAX_ABOUT_WORDS - 1
 # ("given how quiet the take is", ": the reverb smears its low register"): read, may only veto
 _ABOUT = (rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
           rf"|(?:\s+(?:given|since|because)\s+|\s*[:;\u2014\u2013]\s*)(?P<reason>{_WORDS}))?")
-_BE = r"(?:was|is|were|are)\s+(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+)?"
+_BE = (r"(?:was|is|were|are)\s+"
+       r"(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+|slightly\s+)?")
 # "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun
 # only hearing ("it was hard to hear"): "it is hard to tell" doubts the answer itself
 _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
@@ -46,6 +47,10 @@ _BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:the|a|one|its|my
 _UNCLEAR = (r"(?P<unclear>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
             rf"{{1,8}}?){_BE}(?:ambiguous|unclear|muddy|murky|indistinct)"
             r"(?:\s+(?:in|on|at|during)\s+(?:the|a|this|that|its|my)(?:\s+[^\W\d_]+){1,4})?")
+# "although the second recording is a bit louder": how a recording sounds, not the music asked
+_LEVEL = (r"(?P<level>(?:the|one)\s+(?:(?:first|second|other|later)\s+)?(?:recording|take|clip"
+          r"|excerpt|version|loop|one)(?:\s+of\s+them)?\s+"
+          rf"{_BE}(?:louder|quieter|softer|noisier|muffled))")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
@@ -53,7 +58,7 @@ CAVEAT = re.compile(
     r"(?:\s*[,;]|\s+[\u2014\u2013-]|\s*[\u2014\u2013])\s*"
     rf"(?:(?:{_CONCESSION})?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure, though"
     rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)|(?:{_CONCESSION})?{_HARD}"
-    rf"|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR})"
+    rf"|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}|{_CONCESSION}{_LEVEL})"
     r"(?=\s*(?:[.!](?:\s|$)|$))"
     rf"|\s*\((?:{_CONCESSION})?(?:{_NOT_FULLY})\)",  # "B (though I could be wrong)"
     re.IGNORECASE)
@@ -75,7 +80,8 @@ def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
     subjects = []
     for found in CAVEAT.finditer(line):
         about = found.group("about") or found.group("part")
-        reason = found.group("reason") or found.group("blur") or found.group("unclear")
+        reason = (found.group("reason") or found.group("blur") or found.group("unclear")
+                  or found.group("level"))
         if about and about.strip():
             subjects.append((about.strip(), "caveat"))
         elif reason and reason.strip():

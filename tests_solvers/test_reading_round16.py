@@ -57,6 +57,23 @@ def test_a_caveat_naming_or_offering_another_answer_stays_a_hedge(reader, reply)
     assert reader(reply).answer is None
 
 
+def test_how_loud_a_recording_is_is_a_caveat_to_a_question_of_sameness() -> None:
+    assert RHYTHMS("Yes, the second loop plays exactly the same hits as the first one, although "
+                   "the second recording is slightly quieter.").answer == "yes"
+    line, subjects = split_caveat("Yes, although the second take is a bit louder.")
+    assert (line, subjects) == ("Yes.", [("the second take is a bit louder", "caveat_reason")])
+
+
+@pytest.mark.parametrize("reply", [
+    "Yes, the second loop plays exactly the same hits as the first one, although the second "
+    "recording is louder and its last hit is different.",  # a difference after it
+    "Yes, the second loop plays exactly the same hits as the first one, although the second "
+    "recording is a bit louder, or maybe not the same.",
+])
+def test_near_misses_of_a_level_caveat_keep_their_hedge(reply) -> None:
+    assert RHYTHMS(reply).answer is None
+
+
 def test_what_an_unclear_part_is_about_is_kept_apart_and_may_veto() -> None:
     line, subjects = split_caveat("Minor, though the last chord was a bit muddy in the mix.")
     assert line == "Minor."
