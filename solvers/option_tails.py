@@ -14,6 +14,8 @@ from collections.abc import Mapping
 
 _WORD = re.compile(r"[^\W_]+(?:['\u2019][^\W_]+)?")
 _ARTICLES = frozenset({"a", "an", "the"})
+_NAMING_WORD = re.compile(r"[^\W\d_]{4,}")  # a word of letters, not a number or an article
+_PARENTHESIS = re.compile(r"\([^()]*\)")  # "Duple (2/4)" ends with "duple"
 MAX_TAIL_WORDS = 6
 
 
@@ -26,14 +28,14 @@ def option_ending(span: str, options: Mapping[str, str]) -> str | None:
     said = _words(span.strip().rstrip(".!"))
     while said and said[0] in _ARTICLES:
         said = said[1:]
-    if not said or len(said) > MAX_TAIL_WORDS:
-        return None
-    ends = [letter for letter, text in options.items()
-            if len(words := _words(str(text))) > len(said) and words[-len(said):] == said]
+    if len(said) > MAX_TAIL_WORDS or not any(_NAMING_WORD.fullmatch(word) for word in said):
+        return None  # "Final Answer: 4" is no ending of "Duple (2/4)"
+    texts = {letter: _words(_PARENTHESIS.sub(" ", str(text))) for letter, text in options.items()}
+    ends = [letter for letter, words in texts.items()
+            if len(words) > len(said) and words[-len(said):] == said]
     if len(ends) != 1:
         return None
-    inside = [letter for letter, text in options.items()
-              if _contains(_words(str(text)), said)]
+    inside = [letter for letter, text in options.items() if _contains(_words(str(text)), said)]
     return ends[0] if inside == ends else None
 
 

@@ -209,6 +209,12 @@ def test_near_misses_of_an_option_ending_keep_no_answer(reply) -> None:
     assert BASS(reply).answer is None
 
 
+def test_a_number_is_no_ending_of_an_option() -> None:
+    meters = choice_reader({"A": "Duple (2/4)", "B": "Compound duple (6/8)"})
+    assert meters("Final Answer: 4").answer is None  # "4" ends "2/4" alone, but names nothing
+    assert meters("Final Answer: compound duple").answer == "B"
+
+
 # --- 7. A long single sentence: "so yes, <clause>" closing it; a list denied as a whole ----------
 
 ODDBALL = yes_no_reader(OUT_OF_KEY)
