@@ -6,9 +6,10 @@ A careful grader credits a guess that commits to one answer; the caveat names no
 so it is no hedge. :mod:`solvers.reply_spans` reads every line without it. Only these forms are
 caveats, each closing its sentence: a concession that the speaker is not *fully* certain
 (an adverb of degree is required: "though I'm not sure" stays a doubt) or could be wrong, that a
-part was hard to hear, or that a difference is small; and a parenthetical "I think" / "I believe"
-/ "I'd guess" between commas. A caveat that offers anything ("…, though it might be C", "… — a
-flute is also possible") is none of these and stays a hedge. Pure; no I/O.
+part was hard to hear (or follow), that a part was left unclear or a recording is louder or
+quieter (after "though": round 16), or that a difference is small; and a parenthetical "I think"
+/ "I believe" / "I'd guess" between commas. A caveat that offers anything ("…, though it might
+be C", "… — a flute is also possible") is none of these and stays a hedge. Pure; no I/O.
 """
 
 from __future__ import annotations
