@@ -33,6 +33,11 @@ MIN_TAIL_WORDS = 3  # "Answer: B", "Minor", "So C": short closings are finished 
 _CUT_TURN = re.compile(r"(?:[,;:]|\s[\u2014\u2013-])\s*(?:though|although|but|however|or|unless"
                        r"|except|maybe|perhaps|possibly)\b[^,;:\u2014\u2013]*$", re.IGNORECASE)
 
+# "… somewhere around 52": an approximate figure with no unit and no full stop may have been
+# cut while its digits were written (523.25 Hz); how much of it is there is unknown.
+_CUT_FIGURE = re.compile(r"(?:\b(?:around|about|roughly|approximately|approx|nearly|near"
+                         r"|close\s+to)|~)\s*\d+(?:[.,]\d*)?\s*$", re.IGNORECASE)
+
 
 def unfinished_tail(reply: str) -> str | None:
     """The reply's last sentence if it looks cut off (no closing punctuation and at least
@@ -53,5 +58,5 @@ def cut_before_answer(reply: str, answer: Hashable, read_tail: Callable[[str], H
         return False
     tail = split_caveat(tail)[0]  # "Minor, though I'm not fully certain" ends as it should
     open_ended = WORD.findall(tail)[-1].casefold() in _OPEN_ENDED and not _LABEL_END.search(tail)
-    return (open_ended or bool(_CUT_TURN.search(tail))
+    return (open_ended or bool(_CUT_TURN.search(tail)) or bool(_CUT_FIGURE.search(tail))
             or read_tail(tail) != answer)
