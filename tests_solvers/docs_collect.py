@@ -4,7 +4,7 @@ Each ``pytest --collect-only`` of the benchmark spends most of its CPU importing
 pytest's plugins, the project's plugins) before it collects anything. The documented commands
 are dozens, so ``tests_solvers/test_docs_commands.py`` sends them here as JSON on stdin
 (``[{"args": [...], "env": {...}}, ...]``): this process imports what every collection needs,
-then runs each command in a forked child (``pytest.main``, output to a file), two at a time,
+then runs each command in a forked child (``python -m pytest``, output to a file), two at a time,
 and prints ``[{"returncode": rc, "output": text}, ...]``. A child starts from the imported but
 never-run modules, so each collection is as fresh as a new process.
 
@@ -19,21 +19,20 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests_solvers.warm_python import REPO, run_module_here, warm_imports
+
 PARALLEL_CHILDREN = 2
-REPO = Path(__file__).resolve().parent.parent
 
 
 def _child(args: list[str], env: dict[str, str], output: Path) -> None:
-    """Run one collection in this forked process and leave with its exit code."""
+    """Run one collection in this forked process (``warm_python.run_module_here``) and leave
+    with its exit code at once: no shutdown, whose clean-ups belong to the parent (its
+    temporary folder holds the other children's output)."""
     code = 3
     try:
-        import pytest
-
-        os.environ.update(env)
-        descriptor = os.open(output, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-        os.dup2(descriptor, 1)
-        os.dup2(descriptor, 2)
-        code = int(pytest.main(args))
+        run_module_here("pytest", args, str(REPO), {**os.environ, **env}, str(output), None)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     finally:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -42,8 +41,6 @@ def _child(args: list[str], env: dict[str, str], output: Path) -> None:
 
 def collect_all(commands: list[dict]) -> list[dict]:
     import gc
-
-    from tests_solvers.warm_python import warm_imports
 
     warm_imports()
     gc.freeze()  # see warm_python.serve

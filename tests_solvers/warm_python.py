@@ -46,10 +46,10 @@ WARM_MODULES = ("pytest", "xdist.plugin", "numpy", "scipy.stats", "pandas", "mat
                 "reports.tables.accuracy", "reports.tables.assisted", "reports.tables.controls")
 
 
-def warm_imports(extra: tuple[str, ...] = ()) -> None:
+def warm_imports() -> None:
     """Import what a command would import: only a speed-up, so a module that fails to import
     is left to the child, which reports it as a new process would."""
-    names = [*WARM_MODULES, *_root_conftest_plugins(), *extra]
+    names = [*WARM_MODULES, *_root_conftest_plugins()]
     names += [point.value.split(":")[0]
               for point in importlib.metadata.entry_points(group="pytest11")
               if not point.value.startswith("hypothesis")]
@@ -147,13 +147,13 @@ class _Server:
         self.process: subprocess.Popen | None = None
         self.lock = threading.Lock()
         self.environment = _server_environment()
+        atexit.register(self.stop)
 
     def ensure(self) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tests_solvers.warm_python"], cwd=REPO,
                 env=self.environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-            atexit.register(self.stop)
         return self.process
 
     def stop(self) -> None:
@@ -183,8 +183,8 @@ def _server_environment() -> dict[str, str]:
 _SERVER = _Server()
 
 
-def _warm_module(cmd: object, kwargs: dict) -> str | None:
-    """The module of a command the warm road serves, or None."""
+def _warm_command(cmd: object, kwargs: dict) -> tuple[str, dict[str, str]] | None:
+    """The module and environment of a command the warm road serves, or None."""
     if os.environ.get(COLD_VARIABLE) or not isinstance(cmd, (list, tuple)) or len(cmd) < 3:
         return None
     if set(kwargs) - _PASSED_THROUGH or cmd[1] != "-m" or not isinstance(cmd[2], str):
@@ -197,33 +197,32 @@ def _warm_module(cmd: object, kwargs: dict) -> str | None:
         return None
     if os.path.realpath(kwargs.get("cwd") or os.getcwd()) != str(REPO):
         return None
-    env = kwargs.get("env")
-    env = dict(os.environ) if env is None else env
+    env = dict(os.environ if kwargs.get("env") is None else kwargs["env"])
     interpreter = {k: v for k, v in env.items() if k.startswith("PYTHON")}
     if interpreter != {k: v for k, v in _SERVER.environment.items() if k.startswith("PYTHON")}:
         return None
-    return cmd[2]
+    return cmd[2], env
 
 
 def run(cmd, **kwargs) -> subprocess.CompletedProcess:  # noqa: ANN001 (subprocess.run's)
     """``subprocess.run`` for the tests: warm where that is the same, real otherwise."""
-    module = _warm_module(cmd, kwargs)
-    if module is None or not _SERVER.lock.acquire(blocking=False):
+    warm = _warm_command(cmd, kwargs)
+    if warm is None or not _SERVER.lock.acquire(blocking=False):
         return _REAL_RUN(cmd, **kwargs)
     try:
-        return _run_warm(list(cmd), module, kwargs)
+        return _run_warm(list(cmd), *warm, kwargs)
     finally:
         _SERVER.lock.release()
 
 
-def _run_warm(cmd: list, module: str, kwargs: dict) -> subprocess.CompletedProcess:
-    env = kwargs.get("env")
+def _run_warm(cmd: list, module: str, env: dict[str, str],
+              kwargs: dict) -> subprocess.CompletedProcess:
     merged = kwargs.get("stderr") == subprocess.STDOUT
     with tempfile.TemporaryDirectory(prefix="eartest-warm-") as folder:
         out, err = Path(folder) / "stdout", Path(folder) / "stderr"
         returncode = _SERVER.ask({
             "module": module, "args": [str(a) for a in cmd[3:]],
-            "cwd": str(REPO), "env": dict(os.environ) if env is None else dict(env),
+            "cwd": str(REPO), "env": env,
             "stdout": str(out), "stderr": None if merged else str(err),
             "timeout_s": kwargs.get("timeout")})
         stdout = out.read_bytes() if out.exists() else b""
