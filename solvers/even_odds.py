@@ -12,10 +12,10 @@ import re
 
 _LIKELIHOOD = re.compile(r"\b(?:probab\w*|chances?|likel\w*|confiden\w*|odds|certain\w*|sure)\b"
                          r"|\bp\s*\(", re.IGNORECASE)
+# a figure of one half; the coin forms below are even odds wherever they stand
 _ONE_HALF = re.compile(r"(?<![\d.])(?:0?\.50*|50(?:\.0+)?\s*(?:%|per\s*cent|percent))(?![\d.]*\d)"
-                       r"|\b(?:fifty\s+per\s*cent|fifty(?:\s*-\s*|\s+)fifty|one\s+in\s+two)\b"
-                       r"|(?<!\d)50\s*(?:/|-|:)\s*50(?!\d)|\beven\s+(?:odds|chances?)\b"
-                       r"|\bcoin[\s-]*(?:flip|toss)\b", re.IGNORECASE)
+                       r"|\b(?:fifty\s+per\s*cent|one\s+in\s+two)\b"
+                       r"|(?<!\d)50\s*[-:]\s*50(?!\d)|\beven\s+chances?\b", re.IGNORECASE)
 _COIN = re.compile(r"(?<!\d)50\s*/\s*50(?!\d)|\bfifty(?:\s*-\s*|\s+)fifty\b|\beven\s+odds\b"
                    r"|\bcoin[\s-]*(?:flip|toss)\b", re.IGNORECASE)
 
