@@ -69,3 +69,72 @@ def test_it_steps_aside_where_a_warm_child_would_differ(how, tmp_path, monkeypat
         monkeypatch.setenv(warm_python.COLD_VARIABLE, "1")
     seen, _ = _probe(**kwargs)
     assert seen["parent"] == os.getpid()  # a new interpreter, started by this process
+
+
+class _Interrupted(Exception):
+    pass
+
+
+def test_an_interrupted_caller_leaves_no_reply_for_the_next_command():
+    """A caller stopped while it waits (here by an alarm, as a signal stops a test) must not
+    leave the stopped command's reply in the pipe: the next command would take it as its own
+    (the exit code of the one before, with no output). The stopped command is killed too."""
+    import signal
+    import time
+
+    def interrupt(signum, frame):  # noqa: ANN001, ARG001 (a signal handler's signature)
+        raise _Interrupted
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        warm_python.run(PROBE, cwd=warm_python.REPO, capture_output=True)  # the server is up
+        server = warm_python._SERVER.process
+        signal.setitimer(signal.ITIMER_REAL, 1.0)
+        with pytest.raises(_Interrupted):  # a command that would end, 0, after 4 s
+            _probe(env={**os.environ, "WARM_PROBE_SLEEP_S": "4"})
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert server.poll() is not None and warm_python._SERVER.process is None
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and _processes_in_group(server.pid):
+        time.sleep(0.05)
+    assert not _processes_in_group(server.pid), "the stopped command was left running"
+    time.sleep(4)  # were the stopped command still running, its reply would be there now
+    seen, done = _probe(env={**os.environ, "WARM_PROBE_EXIT": "5"})
+    assert done.returncode == 5 and seen["parent"] != os.getpid()  # its own reply, warm again
+
+
+def _processes_in_group(group: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            if entry.isdigit() and os.getpgid(int(entry)) == group:
+                state = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()[0]
+                found += [int(entry)] if state != "Z" else []
+        except OSError:
+            pass
+    return found
+
+
+def _run_probe_from_a_fork(queue) -> None:  # noqa: ANN001 (a multiprocessing queue)
+    seen, done = _probe(env={**os.environ, "WARM_PROBE_EXIT": "2"})
+    queue.put((seen["parent"], os.getpid(), done.returncode))
+
+
+def test_a_forked_copy_of_the_test_process_starts_its_own_interpreters():
+    """A fork shares the server's pipes: were it to use them, the test process and the fork
+    could each read the other's reply."""
+    import multiprocessing
+
+    warm_python.run(PROBE, cwd=warm_python.REPO, capture_output=True)  # the server is up
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    child = context.Process(target=_run_probe_from_a_fork, args=(queue,))
+    child.start()
+    parent_of_probe, fork_pid, returncode = queue.get(timeout=120)
+    child.join(timeout=60)
+    assert child.exitcode == 0 and returncode == 2
+    assert parent_of_probe == fork_pid  # a new interpreter, started by the fork itself
+    seen, done = _probe()
+    assert done.returncode == 0 and seen["parent"] == warm_python._SERVER.process.pid

@@ -15,6 +15,10 @@ repository, output captured, no stdin, no ``preexec_fn`` or other process settin
 ``PYTHONPATH``). Anything else, and every command under ``EARTEST_TESTS_COLD=1``, goes to
 ``subprocess.run``; so do tests that stop, signal or limit a process: they use ``Popen``.
 ``tests_solvers/conftest.py`` installs it as ``subprocess.run`` for the suite.
+
+Each request carries a number its reply repeats. A caller interrupted while it waits (an
+exception, a signal) kills the server and everything it started, so no reply is ever taken for
+another request's; a forked copy of the test process never uses the server.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import importlib.metadata
 import json
 import os
 import runpy
+import signal
 import subprocess
 import sys
 import tempfile
@@ -116,14 +121,13 @@ def serve() -> None:
         if pid == 0:
             run_module_here(request["module"], request["args"], request["cwd"], request["env"],
                             request["stdout"], request["stderr"])
-        reply = {"returncode": _wait(pid, request["timeout_s"])}
+        reply = {"id": request["id"], "returncode": _wait(pid, request["timeout_s"])}
         replies.write(json.dumps(reply).encode() + b"\n")
         replies.flush()
 
 
 def _wait(pid: int, timeout_s: float | None) -> int | None:
     """The child's exit code, or None after killing it at its timeout."""
-    import signal
     import time
 
     deadline = None if timeout_s is None else time.monotonic() + timeout_s
@@ -147,33 +151,67 @@ class _Server:
         self.process: subprocess.Popen | None = None
         self.lock = threading.Lock()
         self.environment = _server_environment()
+        self.owner_pid = os.getpid()
+        self.requests_sent = 0
         atexit.register(self.stop)
 
     def ensure(self) -> subprocess.Popen:
         if self.process is None or self.process.poll() is not None:
+            # its own session: abandoning a request kills the server and whatever it started
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "tests_solvers.warm_python"], cwd=REPO,
-                env=self.environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+                env=self.environment, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                start_new_session=True)
         return self.process
 
     def stop(self) -> None:
         """At the test process's exit: the server leaves at the end of its input."""
+        if os.getpid() != self.owner_pid:
+            return  # a forked copy of the test process: the server is not its own
         if self.process is not None and self.process.poll() is None:
             self.process.stdin.close()  # type: ignore[union-attr]
             try:
                 self.process.wait(timeout=30)
             except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+                self.abandon()
+
+    def abandon(self) -> None:
+        """Kill the server and the command it runs; the next command starts a new server. A
+        request left unanswered (the caller interrupted) must not leave its reply in the pipe
+        for the next caller to take as its own."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        process.wait()
+        for pipe in (process.stdin, process.stdout):
+            try:
+                pipe.close()  # type: ignore[union-attr]
+            except OSError:
+                pass
 
     def ask(self, request: dict) -> int | None:
+        self.requests_sent += 1
+        request = {**request, "id": self.requests_sent}
         process = self.ensure()
-        process.stdin.write(json.dumps(request).encode() + b"\n")  # type: ignore[union-attr]
-        process.stdin.flush()  # type: ignore[union-attr]
-        reply = process.stdout.readline()  # type: ignore[union-attr]
-        if not reply:
-            raise RuntimeError("the warm test server died; rerun with EARTEST_TESTS_COLD=1")
-        return json.loads(reply)["returncode"]
+        try:
+            process.stdin.write(json.dumps(request).encode() + b"\n")  # type: ignore[union-attr]
+            process.stdin.flush()  # type: ignore[union-attr]
+            line = process.stdout.readline()  # type: ignore[union-attr]
+        except BaseException:
+            self.abandon()
+            raise
+        reply = json.loads(line) if line else None
+        if reply is None or reply.get("id") != request["id"]:
+            self.abandon()
+            raise RuntimeError(
+                f"the warm test server {'died' if reply is None else 'answered another request'}"
+                f" running {request['module']} {' '.join(request['args'])}; rerun with "
+                f"{COLD_VARIABLE}=1 to run each command in a new interpreter")
+        return reply["returncode"]
 
 
 def _server_environment() -> dict[str, str]:
@@ -207,7 +245,9 @@ def _warm_command(cmd: object, kwargs: dict) -> tuple[str, dict[str, str]] | Non
 def run(cmd, **kwargs) -> subprocess.CompletedProcess:  # noqa: ANN001 (subprocess.run's)
     """``subprocess.run`` for the tests: warm where that is the same, real otherwise."""
     warm = _warm_command(cmd, kwargs)
-    if warm is None or not _SERVER.lock.acquire(blocking=False):
+    # a forked copy of the test process shares the server's pipes: it must not talk on them
+    if warm is None or os.getpid() != _SERVER.owner_pid \
+            or not _SERVER.lock.acquire(blocking=False):
         return _REAL_RUN(cmd, **kwargs)
     try:
         return _run_warm(list(cmd), *warm, kwargs)
