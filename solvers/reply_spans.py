@@ -39,7 +39,7 @@ from .answer_cues import LAST_CLAUSE as _LAST_CLAUSE
 from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value, opening_clause
-from .answer_lines import closing_answers, enumerates
+from .answer_lines import closing_answers, enumerates, without_listing
 from .caveats import REASON as CAVEAT_REASON
 from .caveats import offers_another, without_caveats
 from .closing_clauses import closing_clauses
@@ -296,8 +296,8 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
         # straight. No syncopation."): its closing sentence, and its opening one ("No. The
         # third interval differs ..."), when short; different answers in them are a hedge.
         every = _sentences(last)
-        sentences = without_courtesy(without_taken_back(every))  # "Thank you …", "… wait, no,"
-        if len(every) > 1 or _word_count(last) > MAX_FALLBACK_WORDS:
+        sentences = without_listing(without_courtesy(without_taken_back(every)))  # "Loop 1: …"
+        if sentences and (len(every) > 1 or _word_count(last) > MAX_FALLBACK_WORDS):
             ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
             # "Same progression: both go I-V-vi-IV, ..."
             ends[0] = opening_clause(ends[0], MAX_FALLBACK_WORDS)
