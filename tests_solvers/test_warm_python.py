@@ -83,6 +83,16 @@ def test_a_pythonpath_of_only_the_repository_stays_warm(path):
     assert warm["argv"] == cold["argv"] and warm["cwd"] == cold["cwd"]
 
 
+@pytest.mark.parametrize("value", ["1", ""])
+def test_pythondontwritebytecode_is_served_warm_and_takes_effect(value, monkeypatch):
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": value}
+    warm, _ = _probe(env=env)
+    cold, _ = _probe(env=env, runner=warm_python._REAL_RUN)
+    assert warm["parent"] != os.getpid() and warm["no_bytecode"] == cold["no_bytecode"]
+    assert warm["no_bytecode"] is (value == "1")
+
+
 class _Interrupted(Exception):
     pass
 

@@ -93,6 +93,7 @@ def run_module_here(module: str, args: list[str], cwd: str, env: dict[str, str],
         err = os.open(stderr_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC) if stderr_path else out
         os.dup2(err, 2)
         sys.path[0] = cwd  # what ``python -m`` puts first
+        sys.dont_write_bytecode = bool(env.get("PYTHONDONTWRITEBYTECODE"))  # its only effect
         import random
 
         random.seed()  # a new interpreter's seed, not the server's copied state
@@ -245,8 +246,10 @@ def _warm_command(cmd: object, kwargs: dict) -> tuple[str, dict[str, str]] | Non
 def _interpreter_settings(env: dict[str, str]) -> dict[str, str]:
     """The ``PYTHON*`` variables, which act when an interpreter starts. A ``PYTHONPATH`` that
     names only the repository (an empty entry is the working folder, the repository too)
-    counts as none: ``python -m`` run from the repository finds the same modules either way."""
-    settings = {k: v for k, v in env.items() if k.startswith("PYTHON")}
+    counts as none: ``python -m`` run from the repository finds the same modules either way;
+    ``PYTHONDONTWRITEBYTECODE`` is left out, as the child sets ``sys.dont_write_bytecode``."""
+    settings = {k: v for k, v in env.items()
+                if k.startswith("PYTHON") and k != "PYTHONDONTWRITEBYTECODE"}  # the child sets it
     entries = settings.get("PYTHONPATH", "").split(os.pathsep)
     if all(os.path.realpath(entry or REPO) == str(REPO) for entry in entries):
         settings.pop("PYTHONPATH", None)
