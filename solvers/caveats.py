@@ -29,29 +29,36 @@ _WORDS = (rf"(?:{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+\s+){{0,{MAX_ABOUT_WORDS - 1
 # ("given how quiet the take is", ": the reverb smears its low register"): read, may only veto
 _ABOUT = (rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
           rf"|(?:\s+(?:given|since|because)\s+|\s*[:;\u2014\u2013]\s*)(?P<reason>{_WORDS}))?")
+# what was hard to do with a part: hear it, place it, or tell its notes apart (round 18)
+_HEARD = (r"(?:hear|make\s+out|pin\s+down|count|place|follow|separate|distinguish|tell\s+apart"
+          r"|pick\s+out|isolate)")
 _BE = (r"(?:was|is|were|are)\s+"
        r"(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+|slightly\s+)?")
 # "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun
 # only hearing ("it was hard to hear"): "it is hard to tell" doubts the answer itself
 _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
          rf"{{1,8}}?){_BE}(?:hard|difficult|tricky)\s+to\s+"
-         r"(?:hear|make\s+out|pin\s+down|count|place|follow)"
+         rf"{_HEARD}"
          rf"|(?:it|they)\s+{_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out))"
          r"(?:\s+(?:clearly|well|exactly|precisely))?")
 # "though where the loop begins made the opening bar a bit unclear": a cause blurring a
 # part (never "though it is unclear", which doubts the answer itself)
 _BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:the|a|one|its|my|this|that)\s+"
          rf"{_WORDS})\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+|rather\s+)?"
-         r"(?:ambiguous|unclear|blurry|hard\s+to\s+(?:hear|place|count|make\s+out))")
+         rf"(?:ambiguous|unclear|blurry|hard\s+to\s+{_HEARD})")
 # "though the last chord is a bit ambiguous in the second recording": a part left unclear,
 # only after a concession ("The third is ambiguous; …" opens a doubt, no caveat)
 _UNCLEAR = (r"(?P<unclear>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
             rf"{{1,8}}?){_BE}(?:ambiguous|unclear|muddy|murky|indistinct)"
             r"(?:\s+(?:in|on|at|during)\s+(?:the|a|this|that|its|my)(?:\s+[^\W\d_]+){1,4})?")
 # "although the second recording is a bit louder": how a recording sounds, not the music asked
-_LEVEL = (r"(?P<level>(?:the|one)\s+(?:(?:first|second|other|later)\s+)?(?:recording|take|clip"
-          r"|excerpt|version|loop|one)(?:\s+of\s+them)?\s+"
-          rf"{_BE}(?:louder|quieter|softer|noisier|muffled))")
+# (round 18: "excerpt 2 sounds slightly louder")
+_RECORDING = r"(?:recording|take|clip|excerpt|version|loop)"
+_LEVEL = (rf"(?P<level>(?:(?:the|one)\s+(?:(?:first|second|other|later)\s+)?(?:{_RECORDING}|one)"
+          rf"(?:\s+of\s+them)?|{_RECORDING}\s+(?:\d|[a-d]|one|two))\s+"
+          r"(?:was|is|were|are|sounds|seemed|seems|sounded)\s+"
+          r"(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+|slightly\s+)?"
+          r"(?:louder|quieter|softer|noisier|muffled))")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
@@ -60,7 +67,8 @@ CAVEAT = re.compile(
     rf"(?:(?:{_CONCESSION})?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure, though"
     rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)|(?:{_CONCESSION})?{_HARD}"
     rf"|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}|{_CONCESSION}{_LEVEL})"
-    r"(?=\s*(?:[.!](?:\s|$)|$))"
+    rf"(?:,?\s+so\s+(?:{_NOT_FULLY}))?"  # "…, though the lyrics are hard to make out, so I'm not
+    r"(?=\s*(?:[.!]?\)|[.!](?:\s|$)|$))"  # fully certain" (round 18); or it closes a parenthesis
     rf"|\s*\((?:{_CONCESSION})?(?:{_NOT_FULLY})\)",  # "B (though I could be wrong)"
     re.IGNORECASE)
 # "An arch shape, I think.", "A nightclub, I'd guess, because …": the manner of the answer.

@@ -1,0 +1,64 @@
+"""Issue 30, round 18: the declines of an eleventh blind set (blind14). A caveat that chains a
+second doubt (", so I'm not fully certain"), closes a parenthesis, says a part was hard to
+*separate* or that a numbered recording *sounds* louder was read as a doubt where a grader reads
+the answer. Every phrasing here was written for these tests; each group has near misses that
+must keep their reading (true hedges stay hedges)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures.muse.harmony_definitions import SAME_PROGRESSION
+from fixtures.muse.rhythm_definitions import SAME_RHYTHM
+from solvers.caveats import split_caveat
+from solvers.reading import choice_reader, yes_no_reader
+
+QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Diminished", "D": "Augmented"})
+TIMBRE = choice_reader({"A": "Cello", "B": "Clarinet", "C": "Harp", "D": "Organ"})
+RHYTHMS = yes_no_reader(SAME_RHYTHM)
+PROGRESSIONS = yes_no_reader(SAME_PROGRESSION)
+
+
+# --- 1. A caveat: chained doubts, in a parenthesis, parts hard to separate, louder takes -----
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (QUALITY, "Final Answer: D, although the top voice was tricky to pick out, so I might be "
+              "wrong.", "D"),  # a part hard to pick out, then a second doubt chained with "so"
+    (QUALITY, "Final Answer: B (the third sounds flat against the root, though the reverb left "
+              "the inner voices hard to tell apart, so I'm not entirely sure)", "B"),
+    (TIMBRE, "Final Answer: C. (The attack is plucked; I'm not completely sure about the "
+             "sustain.)", "C"),  # a caveat closing a parenthesised sentence
+    (RHYTHMS, "Final Answer: Yes, the grooves match, though take 1 sounds a little quieter.",
+     "yes"),  # a numbered recording that sounds quieter
+    (PROGRESSIONS, "No, they differ at the cadence, although clip B seemed slightly muffled.",
+     "no"),
+    (TIMBRE, "Final Answer: A, though the lowest notes were hard to distinguish.", "A"),
+])
+def test_an_answer_with_a_caveat_is_credited(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    # the part hard to separate names another answer
+    (QUALITY, "Final Answer: D, though the minor chord was hard to separate, so I might be "
+              "wrong."),
+    # a part that is no single thing ("the major and minor thirds") is no caveat
+    (QUALITY, "Final Answer: B, though the major and minor thirds are hard to tell apart."),
+    # the chained doubt has no degree: still a doubt
+    (QUALITY, "Final Answer: D, although the top voice was tricky to pick out, so I'm not sure."),
+    # a parenthesis offering another answer
+    (TIMBRE, "Final Answer: C (though I'm not entirely sure; it might be a harp-like organ stop)"),
+    # a recording named by a number that names another answer's words
+    (PROGRESSIONS, "No, they differ, though take 2 sounds the same, so I might be wrong."),
+    # "it" hard to separate doubts the answer itself
+    (QUALITY, "Final Answer: A, though it was hard to separate, so I'm not fully sure."),
+])
+def test_a_caveat_naming_or_offering_another_answer_stays_a_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
+
+
+def test_a_chained_caveat_is_left_out_whole_and_its_part_is_kept_to_veto() -> None:
+    line, subjects = split_caveat("Minor, though the fifth was hard to hear, so I could be wrong.")
+    assert line == "Minor."
+    assert subjects == [("the fifth", "caveat")]
