@@ -47,3 +47,25 @@ def enumerates(line: str) -> bool:
     """Whether ``line`` ends on the last item of a list numbered inline ("1. X 2. Y"; a
     ranking's least likely), never an answer given alone."""
     return bool(_INLINE_ENUMERATION.search(line) and _LAST_ITEM.search(line))
+
+
+def corrected_closing(every: list[str], sentences: list[str],
+                      correction: re.Pattern[str]) -> str | None:
+    """The closing one of a line's ``sentences`` when it opens as a whole answer after a
+    sentence between it and the opening one that corrects (``correction``, searched in
+    ``every`` sentence of the line): "A. Piano. Actually, no: the attack is plucked. B. Guitar"
+    has changed its mind, as between two final answers (round 18)."""
+    if len(sentences) > 1 and opens_as_answer(sentences[-1]) and any(
+            correction.search(sentence) for sentence in every[1:-1]):
+        return sentences[-1]
+    return None
+
+
+def opening_and_closing(every: list[str], sentences: list[str],
+                        correction: re.Pattern[str]) -> list[str]:
+    """The opening and closing ``sentences`` of a long last line, which the fallback reads
+    together (two answers there with no correction between them are a hedge); only the closing
+    one after a correction (:func:`corrected_closing`)."""
+    if closing := corrected_closing(every, sentences, correction):
+        return [closing]
+    return [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]

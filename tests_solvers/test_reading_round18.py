@@ -62,3 +62,32 @@ def test_a_chained_caveat_is_left_out_whole_and_its_part_is_kept_to_veto() -> No
     line, subjects = split_caveat("Minor, though the fifth was hard to hear, so I could be wrong.")
     assert line == "Minor."
     assert subjects == [("the fifth", "caveat")]
+
+
+# --- 2. A changed mind inside one line: an answer, a correction, a new answer -----------------
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (QUALITY, "B. Minor. Wait, the third is raised when it comes back; I misjudged it at "
+              "first. A. Major", "A"),
+    (TIMBRE, "D. Organ. Actually, no: every note decays like a plucked string. C. Harp", "C"),
+    (PROGRESSIONS, "No. Listening again, both go ii - V - I with the same bass notes. Yes, "
+                   "they are the same progression.", "yes"),
+])
+def test_a_correction_between_two_answers_on_one_line_hands_the_answer_to_the_last(
+        reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    # no correction word between the two answers: two answers
+    (QUALITY, "B. Minor. Hmm, the third is rather dark here and the fifth is steady. A. Major"),
+    (TIMBRE, "D. Organ. The notes sustain evenly and the attack is soft overall. C. Harp"),
+    # "Hmm" and a doubt are no correction
+    (QUALITY, "B. Minor. Hmm, maybe not. A. Major"),
+    # the new answer is itself two answers
+    (TIMBRE, "D. Organ. Actually, no: every note decays like a plucked string. C. Harp or A. "
+             "Cello"),
+])
+def test_two_answers_on_one_line_without_a_correction_stay_a_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
