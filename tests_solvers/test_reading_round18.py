@@ -91,3 +91,31 @@ def test_a_correction_between_two_answers_on_one_line_hands_the_answer_to_the_la
 ])
 def test_two_answers_on_one_line_without_a_correction_stay_a_hedge(reader, reply) -> None:
     assert reader(reply).answer is None
+
+
+# --- 3. A five-letter option word typed with a slip: neighbours swapped, a letter doubled -------
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Ogran", "D"),  # neighbours swapped
+    ("Final Answer: orrgan", "D"),  # a letter doubled
+    ("the celllo", "A"),
+])
+def test_a_five_letter_option_word_typed_with_a_slip_is_that_option(reply, answer) -> None:
+    assert TIMBRE(reply).answer == answer
+
+
+def test_a_slip_in_a_five_letter_chord_quality_is_read() -> None:
+    assert QUALITY("Minro").answer == "B"  # round 12 read it as none: no target under 6 letters
+    assert QUALITY("Minar").answer is None  # a letter changed is no slip
+
+
+@pytest.mark.parametrize("reply", [
+    "Ogrna",  # two slips in five letters
+    "Hrap",  # a four-letter option word is never a target
+    "rOgan",  # the first letter changed
+    "Orgna or Cello",  # a hedge as written
+    "The sustain is long and even, so it could only be an orrgan stop here",  # reasoning
+])
+def test_other_misspellings_of_a_five_letter_option_word_are_not_read(reply) -> None:
+    assert TIMBRE(reply).answer is None
