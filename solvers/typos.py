@@ -7,7 +7,8 @@ word within a small edit distance (one edit for option words of 6 to 8 letters, 
 letters; a swap of neighbours counts as one). Shorter option words ("Major", "Flute") are never
 targets of an edit, and no word under 5 letters is corrected: too many words lie one edit apart.
 A five-letter option word is the target of a typing slip only (round 18): two neighbours
-swapped ("frist") or one letter doubled ("pianno").
+swapped ("frist") or one letter doubled ("pianno"). A choice reader also reads an option word
+said in the other number ("steel drum" for "Steel drums"; a plural in -s, four letters or more).
 :mod:`solvers.choice_fallbacks` reads the corrected reply only when the reply as written names
 nothing and is no hedge. Pure; no I/O.
 """
@@ -20,6 +21,7 @@ from collections.abc import Iterable
 MIN_TYPO_LETTERS = 6
 TWO_EDITS_LETTERS = 9
 MAX_LINE_WORDS = 8  # a longer line is reasoning, where a typo answers nothing
+MIN_NUMBER_LETTERS = 4  # "drum" / "drums"; never "bas" / "bass"
 _WORD = re.compile(r"[^\W\d_]+")
 
 
@@ -74,12 +76,23 @@ def _correction(word: str, vocabulary: frozenset[str]) -> str | None:
     return nearest.pop() if len(nearest) == 1 else None
 
 
-def corrected(reply: str, option_words: Iterable[str]) -> str:
-    """``reply`` with each misspelt option word of its short lines written as the option word."""
+def _in_number(word: str, vocabulary: frozenset[str]) -> str | None:
+    """The option word ``word`` is the other number of ("steel drum" for "Steel drums")."""
+    folded = word.casefold()
+    if len(folded) < MIN_NUMBER_LETTERS or folded in vocabulary:
+        return None
+    other = folded[:-1] if folded.endswith("s") else folded + "s"
+    return other if other in vocabulary and len(other) >= MIN_NUMBER_LETTERS else None
+
+
+def corrected(reply: str, option_words: Iterable[str], numbers: bool = False) -> str:
+    """``reply`` with each misspelt option word of its short lines written as the option word;
+    with ``numbers``, also each option word said in the other number (round 18)."""
     vocabulary = frozenset(word.casefold() for word in option_words)
     lines = []
     for line in reply.splitlines():
         if len(_WORD.findall(line)) <= MAX_LINE_WORDS:
-            line = _WORD.sub(lambda m: _correction(m.group(), vocabulary) or m.group(), line)
+            line = _WORD.sub(lambda m: _correction(m.group(), vocabulary) or (
+                numbers and _in_number(m.group(), vocabulary)) or m.group(), line)
         lines.append(line)
     return "\n".join(lines)

@@ -119,3 +119,32 @@ def test_a_slip_in_a_five_letter_chord_quality_is_read() -> None:
 ])
 def test_other_misspellings_of_a_five_letter_option_word_are_not_read(reply) -> None:
     assert TIMBRE(reply).answer is None
+
+
+# --- 4. An option word said in the other number ------------------------------------------------
+
+PERCUSSION = choice_reader({"A": "Hand claps", "B": "Wind chimes", "C": "Sleigh bells",
+                            "D": "Castanet"})
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("wind chime", "B"),
+    ("Final Answer: a sleigh bell", "C"),
+    ("castanets", "D"),  # a singular option said in the plural
+])
+def test_an_option_said_in_the_other_number_is_that_option(reply, answer) -> None:
+    assert PERCUSSION(reply).answer == answer
+
+
+@pytest.mark.parametrize("reply", [
+    "wind chime or sleigh bell",  # two options
+    "chime",  # one word of an option is not the option
+    "The shimmer at the top sounds like a wind chime being brushed lightly",  # reasoning
+])
+def test_other_words_in_the_other_number_are_not_read(reply) -> None:
+    assert PERCUSSION(reply).answer is None
+
+
+def test_a_word_of_two_options_in_two_numbers_is_no_answer() -> None:
+    drums = choice_reader({"A": "Drum kit", "B": "Steel drums"})
+    assert drums("drums").answer is None  # "drum" of A, "drums" of B: never turned into A
