@@ -109,7 +109,7 @@ ValueReader = Callable[[str, str], "tuple[T | None, str | None] | tuple[T | None
 
 # "Final Answer:", "**Final answer** -", "Final answer is", "FINAL ANSWER →"; or a line opening
 # with "Answer:", "My answer:", "Correct answer ="; an optional "(letter)" before the separator.
-_SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192]|=>|->)"
+_SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192\u21d2]|=>|->)"
 _HEADER = re.compile(
     rf"(?:\bfinal(?:\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)|\s*:)"  # or "Final:"
     r"|^[\s#>\-\u2022]*(?:(?:my|the|correct|best)\s+)?answer\s*(?:\([^()]*\))?\s*"

@@ -11,7 +11,7 @@ import pytest
 from fixtures.muse.harmony_definitions import SAME_PROGRESSION
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
-from solvers.reading import choice_reader, yes_no_reader
+from solvers.reading import choice_reader, lettered_yes_no_reader, yes_no_reader
 
 QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Diminished", "D": "Augmented"})
 TIMBRE = choice_reader({"A": "Cello", "B": "Clarinet", "C": "Harp", "D": "Organ"})
@@ -148,3 +148,34 @@ def test_other_words_in_the_other_number_are_not_read(reply) -> None:
 def test_a_word_of_two_options_in_two_numbers_is_no_answer() -> None:
     drums = choice_reader({"A": "Drum kit", "B": "Steel drums"})
     assert drums("drums").answer is None  # "drum" of A, "drums" of B: never turned into A
+
+
+# --- 5. A double arrow (⇒, LaTeX \Rightarrow / \implies) leads to the answer as → does -------
+
+SAME_OR_NOT = {"A": "Yes, these are the same chord progression.",
+               "B": "No, these are not the same chord progression."}
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("root up a fourth, flat third ⇒ B", "B"),
+    ("Final Answer ⇒ C", "C"),
+    (r"$\text{sharp fifth} \Rightarrow D$", "D"),
+    (r"flat third and flat fifth $\implies$ C", "C"),
+])
+def test_a_double_arrow_leads_to_the_answer(reply, answer) -> None:
+    assert QUALITY(reply).answer == answer
+
+
+def test_a_double_arrow_leads_to_a_lettered_yes_or_no() -> None:
+    reader = lettered_yes_no_reader(SAME_OR_NOT, SAME_PROGRESSION)
+    assert reader("P1: ii → V → I; P2: ii → V → I ⇒ same ⇒ A").answer == "A"
+    assert reader("P1: ii → V → I; P2: IV → V → I ⇒ different ⇒ B").answer == "B"
+    assert reader("P1: ii → V → I; P2: ii → V → I ⇒ same ⇒ A or B").answer is None
+
+
+@pytest.mark.parametrize("reply", [
+    "flat third ⇒ B or C",  # two answers after the arrow
+    "Final Answer ⇒ A or D",
+])
+def test_two_answers_after_a_double_arrow_stay_a_hedge(reply) -> None:
+    assert QUALITY(reply).answer is None
