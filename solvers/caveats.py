@@ -59,6 +59,12 @@ _LEVEL = (rf"(?P<level>(?:(?:the|one)\s+(?:(?:first|second|other|later)\s+)?(?:{
           r"(?:was|is|were|are|sounds|seemed|seems|sounded)\s+"
           r"(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+|slightly\s+)?"
           r"(?:louder|quieter|softer|noisier|muffled))")
+# "though the descent is a bit shorter than the climb": one part's size against another's, a
+# detail of the answer (round 18); never a recording's ("the second clip is longer than …")
+_PROPORTION = (rf"(?P<proportion>(?:the|its|one|this|that)\s+(?!(?:{_RECORDING}s?|ones?|first"
+               r"|second|other|two|both)\b)(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+){1,4}?"
+               rf"{_BE}(?:shorter|longer|smaller|larger|briefer|wider|narrower)\s+than\s+"
+               r"(?:the|its|that|those|a|one|my)(?:\s+[^\W\d_]+){1,4})")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
@@ -66,7 +72,8 @@ CAVEAT = re.compile(
     r"(?:\s*[,;]|\s+[\u2014\u2013-]|\s*[\u2014\u2013])\s*"
     rf"(?:(?:{_CONCESSION})?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure, though"
     rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)|(?:{_CONCESSION})?{_HARD}"
-    rf"|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}|{_CONCESSION}{_LEVEL})"
+    rf"|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}|{_CONCESSION}{_LEVEL}"
+    rf"|{_CONCESSION}{_PROPORTION})"
     rf"(?:,?\s+so\s+(?:{_NOT_FULLY}))?"  # "…, though the lyrics are hard to make out, so I'm not
     r"(?=\s*(?:[.!]?\)|[.!](?:\s|$)|$))"  # fully certain" (round 18); or it closes a parenthesis
     rf"|\s*\((?:{_CONCESSION})?(?:{_NOT_FULLY})\)",  # "B (though I could be wrong)"
@@ -90,7 +97,7 @@ def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
     for found in CAVEAT.finditer(line):
         about = found.group("about") or found.group("part")
         reason = (found.group("reason") or found.group("blur") or found.group("unclear")
-                  or found.group("level"))
+                  or found.group("level") or found.group("proportion"))
         if about and about.strip():
             subjects.append((about.strip(), "caveat"))
         elif reason and reason.strip():

@@ -179,3 +179,36 @@ def test_a_double_arrow_leads_to_a_lettered_yes_or_no() -> None:
 ])
 def test_two_answers_after_a_double_arrow_stay_a_hedge(reply) -> None:
     assert QUALITY(reply).answer is None
+
+
+# --- 6. A caveat comparing the size of two parts of the answer ----------------------------------
+
+SHAPES = choice_reader({"A": "Arch (ascending and then descending)",
+                        "B": "Inverted Arch (descending and then ascending)",
+                        "C": "Ascending (pitch raises over time)",
+                        "D": "Descending (pitch falls over time)"})
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (SHAPES, "B. Inverted arch (descending and then ascending), although the final rise is "
+             "somewhat longer than the dip.", "B"),
+    (QUALITY, "Final Answer: C, though the gap at the top is slightly smaller than the one "
+              "below.", "C"),
+])
+def test_a_caveat_on_the_size_of_a_part_is_credited(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    # the part compared names another option
+    (SHAPES, "B. Inverted arch, although the descending part is longer than the rest."),
+    # no concession: a further claim, as before
+    (SHAPES, "B. Inverted arch. The final rise is longer than the dip, maybe an arch."),
+])
+def test_a_size_comparison_naming_another_answer_stays_a_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
+
+
+def test_a_recording_compared_in_size_is_no_caveat() -> None:
+    line = "Loop 2, though the second loop is a bit longer than the first one."
+    assert split_caveat(line) == (line, [])  # the question's own comparison, not a detail
