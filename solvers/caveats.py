@@ -8,8 +8,11 @@ caveats, each closing its sentence: a concession that the speaker is not *fully*
 (an adverb of degree is required: "though I'm not sure" stays a doubt) or could be wrong, that a
 part was hard to hear (or follow), that a part was left unclear or a recording is louder or
 quieter (after "though": round 16), or that a difference is small; and a parenthetical "I think"
-/ "I believe" / "I'd guess" between commas. A caveat that offers anything ("…, though it might
-be C", "… — a flute is also possible") is none of these and stays a hedge. Pure; no I/O.
+/ "I believe" / "I'd guess" between commas. Round 18: a part hard to separate or tell apart, a
+part's size against another's, a short cause followed by "so I'm not fully certain", a second
+doubt chained to a caveat, and a caveat in parentheses. A caveat that offers anything ("…,
+though it might be C", "… — a flute is also possible") is none of these and stays a hedge.
+Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -40,7 +43,9 @@ _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[
          rf"{{1,8}}?){_BE}(?:hard|difficult|tricky)\s+to\s+"
          rf"{_HEARD}"
          rf"|(?:it|they)\s+{_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out))"
-         r"(?:\s+(?:clearly|well|exactly|precisely))?")
+         r"(?:\s+(?:clearly|well|exactly|precisely))?"
+         # "hard to separate from the kick": what it blurs into is read too (round 18)
+         r"(?:\s+from\s+(?P<apart>(?:the|each|one|its|my)(?:\s+[^\W\d_]+){1,3}))?")
 # "though where the loop begins made the opening bar a bit unclear": a cause blurring a
 # part (never "though it is unclear", which doubts the answer itself)
 _BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:the|a|one|its|my|this|that)\s+"
@@ -68,15 +73,21 @@ _PROPORTION = (rf"(?P<proportion>(?:the|its|one|this|that)\s+(?!(?:{_RECORDING}s
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
+# "though the recording was noisy, so I'm not fully sure": a short cause, then the doubt
+# (never a doubt of the answer itself: "though it was hard to tell, so …")
+_CAUSE = (r"(?![^,;.!?]{0,120}\b(?:hard|difficult|tricky|unclear|ambiguous|tell|sure|certain"
+          rf"|guess)\b)(?P<cause>{_WORDS}),?\s+so\s+(?:{_NOT_FULLY})")
+# The caveat follows a comma, semicolon or dash and closes a sentence or a parenthesis, or it
+# is a parenthesis of its own ("B (the inner voices were hard to make out)": round 18); a second
+# doubt may follow it ("…, though the lyrics are hard to make out, so I'm not fully certain").
 CAVEAT = re.compile(
-    r"(?:\s*[,;]|\s+[\u2014\u2013-]|\s*[\u2014\u2013])\s*"
-    rf"(?:(?:{_CONCESSION})?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure, though"
-    rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)|(?:{_CONCESSION})?{_HARD}"
-    rf"|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}|{_CONCESSION}{_LEVEL}"
-    rf"|{_CONCESSION}{_PROPORTION})"
-    rf"(?:,?\s+so\s+(?:{_NOT_FULLY}))?"  # "…, though the lyrics are hard to make out, so I'm not
-    r"(?=\s*(?:[.!]?\)|[.!](?:\s|$)|$))"  # fully certain" (round 18); or it closes a parenthesis
-    rf"|\s*\((?:{_CONCESSION})?(?:{_NOT_FULLY})\)",  # "B (though I could be wrong)"
+    r"(?:\s*[,;]|\s+[\u2014\u2013-]|\s*[\u2014\u2013]|\s*(?P<paren>\())\s*"
+    rf"(?:(?:{_CONCESSION}|and\s+)?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure,
+    rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)"  # though"
+    rf"|(?:{_CONCESSION})?{_HARD}|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}"
+    rf"|{_CONCESSION}{_LEVEL}|{_CONCESSION}{_PROPORTION}|{_CONCESSION}{_CAUSE})"
+    rf"(?:,?\s+(?:so|and)\s+(?:{_NOT_FULLY}))?"
+    r"(?(paren)\s*[.!]?\)|(?=\s*(?:[.!]?\)|[.!](?:\s|$)|$)))",
     re.IGNORECASE)
 # "An arch shape, I think.", "A nightclub, I'd guess, because …": the manner of the answer.
 PARENTHETICAL = re.compile(
@@ -86,6 +97,9 @@ PARENTHETICAL = re.compile(
 
 REASON = "caveat_reason"  # the source of a caveat's reason, read word by word (offers_another)
 _MAX_WINDOW_WORDS = 3  # "major", "major chord", "a major chord"
+_SUBJECTS = (("about", "caveat"), ("part", "caveat"), ("apart", REASON), ("reason", REASON),
+             ("blur", REASON), ("unclear", REASON), ("level", REASON), ("proportion", REASON),
+             ("cause", REASON))
 
 
 def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
@@ -95,13 +109,9 @@ def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
     naming no other answer ("…, though I'm not fully certain about major" stays a hedge)."""
     subjects = []
     for found in CAVEAT.finditer(line):
-        about = found.group("about") or found.group("part")
-        reason = (found.group("reason") or found.group("blur") or found.group("unclear")
-                  or found.group("level") or found.group("proportion"))
-        if about and about.strip():
-            subjects.append((about.strip(), "caveat"))
-        elif reason and reason.strip():
-            subjects.append((reason.strip(), REASON))
+        for group, source in _SUBJECTS:
+            if (said := found.group(group)) and said.strip():
+                subjects.append((said.strip(), source))
     return PARENTHETICAL.sub("", CAVEAT.sub("", line)), subjects
 
 

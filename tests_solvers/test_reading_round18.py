@@ -212,3 +212,30 @@ def test_a_size_comparison_naming_another_answer_stays_a_hedge(reader, reply) ->
 def test_a_recording_compared_in_size_is_no_caveat() -> None:
     line = "Loop 2, though the second loop is a bit longer than the first one."
     assert split_caveat(line) == (line, [])  # the question's own comparison, not a detail
+
+
+# --- 7. More caveats in general terms: in parentheses, a cause then a doubt, "and I'm not …" ----
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (QUALITY, "Final Answer: C (the upper voice was hard to make out)", "C"),
+    (QUALITY, "Final Answer: D. (I'm not completely sure about the voicing.)", "D"),
+    (QUALITY, "Final Answer: A, and I'm not entirely certain.", "A"),
+    (QUALITY, "Diminished, although the take was very short, so I might be mistaken.", "C"),
+    (TIMBRE, "Final Answer: B, though the low notes were hard to separate from the drone, so I "
+             "could be wrong.", "B"),
+])
+def test_more_caveats_are_credited(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (QUALITY, "Final Answer: C (I'm not completely sure about the minor)"),  # names another
+    (QUALITY, "Final Answer: C (it might be D)"),  # offers another
+    (QUALITY, "Diminished, although major is close, so I might be mistaken."),  # the cause names
+    (QUALITY, "Diminished, but it could be major, so I might be mistaken."),  # one
+    (QUALITY, "Final Answer: C (I'm not sure)"),  # no degree: a doubt
+    (TIMBRE, "Final Answer: B, though the low notes were hard to separate from the cello line."),
+])
+def test_more_caveats_naming_or_offering_another_answer_stay_a_hedge(reader, reply) -> None:
+    assert reader(reply).answer is None
