@@ -12,8 +12,8 @@ from fixtures.muse.harmony_definitions import SAME_PROGRESSION
 from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
 from solvers.reading import choice_reader, lettered_yes_no_reader, yes_no_reader
+from tests_solvers.test_reading_round16 import QUALITY, SHAPES
 
-QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Diminished", "D": "Augmented"})
 TIMBRE = choice_reader({"A": "Cello", "B": "Clarinet", "C": "Harp", "D": "Organ"})
 RHYTHMS = yes_no_reader(SAME_RHYTHM)
 PROGRESSIONS = yes_no_reader(SAME_PROGRESSION)
@@ -182,12 +182,6 @@ def test_two_answers_after_a_double_arrow_stay_a_hedge(reply) -> None:
 
 
 # --- 6. A caveat comparing the size of two parts of the answer ----------------------------------
-
-SHAPES = choice_reader({"A": "Arch (ascending and then descending)",
-                        "B": "Inverted Arch (descending and then ascending)",
-                        "C": "Ascending (pitch raises over time)",
-                        "D": "Descending (pitch falls over time)"})
-
 
 @pytest.mark.parametrize(("reader", "reply", "answer"), [
     (SHAPES, "B. Inverted arch (descending and then ascending), although the final rise is "
