@@ -30,11 +30,11 @@ _WORDS = (rf"(?:{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+\s+){{0,{MAX_ABOUT_WORDS - 1
           rf"{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+")
 # what the doubt is about ("about the chord right before the last cadence"), or its reason
 # ("given how quiet the take is", ": the reverb smears its low register"): read, may only veto
-_ABOUT = (rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
+_ABOUT = (rf"(?:\s+(?:about|of|on|in|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
           rf"|(?:\s+(?:given|since|because)\s+|\s*[:;\u2014\u2013]\s*)(?P<reason>{_WORDS}))?")
 # what was hard to do with a part: hear it, place it, or tell its notes apart (round 18)
 _HEARD = (r"(?:hear|make\s+out|pin\s+down|count|place|follow|separate|distinguish|tell\s+apart"
-          r"|pick\s+out|isolate)")
+          r"|pick\s+out|isolate|catch)")
 _BE = (r"(?:was|is|were|are)\s+"
        r"(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+|slightly\s+)?")
 # "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun
@@ -44,13 +44,17 @@ _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[
          rf"{_HEARD}"
          rf"|(?:it|they)\s+{_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out))"
          r"(?:\s+(?:clearly|well|exactly|precisely))?"
-         # "hard to separate from the kick": what it blurs into is read too (round 18)
-         r"(?:\s+from\s+(?P<apart>(?:the|each|one|its|my)(?:\s+[^\W\d_]+){1,3}))?")
+         # "hard to separate from the kick", "… to hear over the drums": what it blurs into is
+         # read too (round 18)
+         r"(?:\s+(?:from|over|under|against|behind|beneath|through|amid|among|in)\s+"
+         r"(?P<apart>(?:the|each|one|its|my)(?:\s+[^\W\d_]+){1,3}))?")
 # "though where the loop begins made the opening bar a bit unclear": a cause blurring a
 # part (never "though it is unclear", which doubts the answer itself)
-_BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:the|a|one|its|my|this|that)\s+"
-         rf"{_WORDS})\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+|rather\s+)?"
-         rf"(?:ambiguous|unclear|blurry|hard\s+to\s+{_HEARD})")
+# (of a pronoun only hearing, as above: "though the reverb makes it hard to hear"; round 18)
+_BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:(?:the|a|one|its|my|this|that)"
+         rf"\s+{_WORDS}|(?P<it>it|them)))\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+"
+         r"|rather\s+)?(?(it)(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out|catch)"
+         rf"|(?:ambiguous|unclear|blurry|hard\s+to\s+{_HEARD}))")
 # "though the last chord is a bit ambiguous in the second recording": a part left unclear,
 # only after a concession ("The third is ambiguous; …" opens a doubt, no caveat)
 _UNCLEAR = (r"(?P<unclear>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"

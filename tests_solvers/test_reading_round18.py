@@ -218,6 +218,11 @@ def test_a_recording_compared_in_size_is_no_caveat() -> None:
     (QUALITY, "Diminished, although the take was very short, so I might be mistaken.", "C"),
     (TIMBRE, "Final Answer: B, though the low notes were hard to separate from the drone, so I "
              "could be wrong.", "B"),
+    (RHYTHMS, "No, the fills differ, though the ghost notes were hard to catch.", "no"),
+    (RHYTHMS, "Final Answer: Yes, though the hi-hat was hard to hear over the guitar.", "yes"),
+    (PROGRESSIONS, "Final Answer: No. The cadence goes elsewhere in take 2, though the pad makes "
+                   "it hard to hear.", "no"),  # a pronoun, of hearing only
+    (QUALITY, "Final Answer: C, but I'm not entirely confident in that.", "C"),
 ])
 def test_more_caveats_are_credited(reader, reply, answer) -> None:
     assert reader(reply).answer == answer
@@ -230,6 +235,10 @@ def test_more_caveats_are_credited(reader, reply, answer) -> None:
     (QUALITY, "Diminished, but it could be major, so I might be mistaken."),  # one
     (QUALITY, "Final Answer: C (I'm not sure)"),  # no degree: a doubt
     (TIMBRE, "Final Answer: B, though the low notes were hard to separate from the cello line."),
+    (TIMBRE, "Final Answer: B, though the low notes were hard to hear over the harp."),
+    (QUALITY, "Final Answer: C, though the pad makes it hard to tell."),  # doubts the answer
+    (QUALITY, "Final Answer: C, though the pad makes it hard to be sure."),
+    (QUALITY, "Final Answer: C, but I'm not entirely confident in minor."),
 ])
 def test_more_caveats_naming_or_offering_another_answer_stay_a_hedge(reader, reply) -> None:
     assert reader(reply).answer is None
