@@ -53,10 +53,13 @@ def corrected_closing(every: list[str], sentences: list[str],
                       correction: re.Pattern[str]) -> str | None:
     """The closing one of a line's ``sentences`` when it opens as a whole answer after a
     sentence between it and the opening one that corrects (``correction``, searched in
-    ``every`` sentence of the line): "A. Piano. Actually, no: the attack is plucked. B. Guitar"
-    has changed its mind, as between two final answers (round 18)."""
-    if len(sentences) > 1 and opens_as_answer(sentences[-1]) and any(
-            correction.search(sentence) for sentence in every[1:-1]):
+    ``every`` sentence of the line, or in the opening one after its answer): "A. Piano.
+    Actually, no: the attack is plucked. B. Guitar" has changed its mind, as between two final
+    answers (round 18)."""
+    if len(sentences) < 2 or not opens_as_answer(sentences[-1]):
+        return None
+    opening = correction.search(every[0]) if every else None  # "A. Cello — wait, …"
+    if opening and opening.start() > 0 or any(correction.search(s) for s in every[1:-1]):
         return sentences[-1]
     return None
 

@@ -73,6 +73,7 @@ def test_a_chained_caveat_is_left_out_whole_and_its_part_is_kept_to_veto() -> No
     (TIMBRE, "D. Organ. Actually, no: every note decays like a plucked string. C. Harp", "C"),
     (PROGRESSIONS, "No. Listening again, both go ii - V - I with the same bass notes. Yes, "
                    "they are the same progression.", "yes"),
+    (TIMBRE, "A. Cello — wait, each note is plucked and dies away at once. C. Harp", "C"),
 ])
 def test_a_correction_between_two_answers_on_one_line_hands_the_answer_to_the_last(
         reader, reply, answer) -> None:
@@ -85,6 +86,7 @@ def test_a_correction_between_two_answers_on_one_line_hands_the_answer_to_the_la
     (TIMBRE, "D. Organ. The notes sustain evenly and the attack is soft overall. C. Harp"),
     # "Hmm" and a doubt are no correction
     (QUALITY, "B. Minor. Hmm, maybe not. A. Major"),
+    (TIMBRE, "A. Cello — hmm, each note is plucked and dies away at once. C. Harp"),
     # the new answer is itself two answers
     (TIMBRE, "D. Organ. Actually, no: every note decays like a plucked string. C. Harp or A. "
              "Cello"),
