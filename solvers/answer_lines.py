@@ -55,7 +55,7 @@ def corrected_closing(every: list[str], sentences: list[str],
     sentence between it and the opening one that corrects (``correction``, searched in
     ``every`` sentence of the line, or in the opening one after its answer): "A. Piano.
     Actually, no: the attack is plucked. B. Guitar" has changed its mind, as between two final
-    answers (round 18)."""
+    answers (round 18). Two answers with no correction between them are a hedge."""
     if len(sentences) < 2 or not opens_as_answer(sentences[-1]):
         return None
     opening = correction.search(every[0]) if every else None  # "A. Cello — wait, …"
@@ -64,11 +64,29 @@ def corrected_closing(every: list[str], sentences: list[str],
     return None
 
 
-def opening_and_closing(every: list[str], sentences: list[str],
-                        correction: re.Pattern[str]) -> list[str]:
-    """The opening and closing ``sentences`` of a long last line, which the fallback reads
-    together (two answers there with no correction between them are a hedge); only the closing
-    one after a correction (:func:`corrected_closing`)."""
-    if closing := corrected_closing(every, sentences, correction):
-        return [closing]
-    return [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
+# "Loop 1: four off-beats; Loop 2: four off-beats." / "Excerpt A: major. Excerpt B: minor.":
+# a fact per option, each behind a label of the same shape; an item names its option as the
+# thing described, never as the answer ("Loop 1: ..." does not choose the first loop).
+_LABEL = re.compile(r"\s*([^:=\n]{1,40}?)\s*[:=]\s")
+_ORDINAL = re.compile(r"\b(?:\d{1,2}|[A-H]|first|second|third|fourth|one|two|three|four|1st|2nd"
+                      r"|3rd|4th)\b")
+_MAX_LABEL_WORDS = 4
+
+
+def _label_shape(sentence: str) -> str | None:
+    """A listing item's label with its ordinal made generic ("loop #"), or None."""
+    label = _LABEL.match(sentence)
+    if not label or len(label.group(1).split()) > _MAX_LABEL_WORDS:
+        return None
+    text = label.group(1)
+    generic = _ORDINAL.sub("#", text if re.search(r"\b[A-H]\b", text) else text.casefold())
+    return generic.casefold() if "#" in generic else None
+
+
+def without_listing(sentences: list[str]) -> list[str]:
+    """``sentences`` without the items of a listing: two or more sentences in a row whose
+    labels have the same shape and different ordinals."""
+    shapes = [_label_shape(sentence) for sentence in sentences]
+    listed = {i for i, shape in enumerate(shapes) if shape is not None and (
+        (i > 0 and shapes[i - 1] == shape) or (i + 1 < len(shapes) and shapes[i + 1] == shape))}
+    return [s for i, s in enumerate(sentences) if i not in listed]

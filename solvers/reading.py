@@ -33,6 +33,7 @@ from .helmholtz import helmholtz_as_spn
 from .pitch_scoring import span_reader
 from .reply_spans import HEDGE, Reading, read_reply
 from .restated_pitches import unless_restated_otherwise
+from .suppositions import unless_supposed
 from .typos import corrected
 
 __all__ = ["HEDGE", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader", "letter_aliases",
@@ -156,6 +157,11 @@ def pitch_answer_reader(kind: str, notation: str | None = None, options: Sequenc
     "hz", ...); the answer is a :class:`~solvers.pitch_reading.PitchAnswer` for the pitch kinds.
     ``option_pitches`` are the MIDI notes behind lettered pitch options, if any."""
     read_span = span_reader(kind, notation, tuple(options), tuple(option_pitches))
-    return lambda reply: unless_asking_back(unless_restated_otherwise(read_reply(
-        helmholtz_as_spn(reply), read_span), reply, notation, kind), reply) \
+    pitched = kind in ("pitch", "pitch_set", "pitch_sequence")
+    return lambda reply: unless_asking_back(unless_restated_otherwise(_supposed(read_reply(
+        helmholtz_as_spn(reply), read_span), notation, pitched), reply, notation, kind), reply) \
         if isinstance(reply, str) else _NONE
+
+
+def _supposed(reading: Reading, notation: str | None, pitched: bool) -> Reading:
+    return unless_supposed(reading, notation) if pitched else reading

@@ -71,6 +71,18 @@ def test_it_steps_aside_where_a_warm_child_would_differ(how, tmp_path, monkeypat
     assert seen["parent"] == os.getpid()  # a new interpreter, started by this process
 
 
+@pytest.mark.parametrize("path", ["{repo}", "{repo}{sep}", "{repo}{sep}{repo}/."])
+def test_a_pythonpath_of_only_the_repository_stays_warm(path):
+    """Many tests name the repository in PYTHONPATH; from the repository it finds nothing a
+    plain ``python -m`` would not, so those commands need no new interpreter."""
+    value = path.format(repo=warm_python.REPO, sep=os.pathsep)
+    env = {**os.environ, "PYTHONPATH": value}
+    warm, done = _probe(env=env)
+    cold, _ = _probe(env=env, runner=warm_python._REAL_RUN)
+    assert done.returncode == 0 and warm["parent"] != os.getpid()
+    assert warm["argv"] == cold["argv"] and warm["cwd"] == cold["cwd"]
+
+
 class _Interrupted(Exception):
     pass
 

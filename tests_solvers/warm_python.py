@@ -12,8 +12,9 @@ output in files the caller reads. Everything the command does is the real code p
 same result as a new interpreter: ``[sys.executable, "-m", module, ...]`` run from the
 repository, output captured, no stdin, no ``preexec_fn`` or other process settings, and no
 ``PYTHON*`` variable that differs from the server's (those act at interpreter start, like
-``PYTHONPATH``). Anything else, and every command under ``EARTEST_TESTS_COLD=1``, goes to
-``subprocess.run``; so do tests that stop, signal or limit a process: they use ``Popen``.
+``PYTHONPATH``; one that names only the repository changes nothing). Anything else, and every
+command under ``EARTEST_TESTS_COLD=1``, goes to ``subprocess.run``; so do tests that stop,
+signal or limit a process: they use ``Popen``.
 ``tests_solvers/conftest.py`` installs it as ``subprocess.run`` for the suite.
 
 Each request carries a number its reply repeats. A caller interrupted while it waits (an
@@ -236,10 +237,20 @@ def _warm_command(cmd: object, kwargs: dict) -> tuple[str, dict[str, str]] | Non
     if os.path.realpath(kwargs.get("cwd") or os.getcwd()) != str(REPO):
         return None
     env = dict(os.environ if kwargs.get("env") is None else kwargs["env"])
-    interpreter = {k: v for k, v in env.items() if k.startswith("PYTHON")}
-    if interpreter != {k: v for k, v in _SERVER.environment.items() if k.startswith("PYTHON")}:
+    if _interpreter_settings(env) != _interpreter_settings(_SERVER.environment):
         return None
     return cmd[2], env
+
+
+def _interpreter_settings(env: dict[str, str]) -> dict[str, str]:
+    """The ``PYTHON*`` variables, which act when an interpreter starts. A ``PYTHONPATH`` that
+    names only the repository (an empty entry is the working folder, the repository too)
+    counts as none: ``python -m`` run from the repository finds the same modules either way."""
+    settings = {k: v for k, v in env.items() if k.startswith("PYTHON")}
+    entries = settings.get("PYTHONPATH", "").split(os.pathsep)
+    if all(os.path.realpath(entry or REPO) == str(REPO) for entry in entries):
+        settings.pop("PYTHONPATH", None)
+    return settings
 
 
 def run(cmd, **kwargs) -> subprocess.CompletedProcess:  # noqa: ANN001 (subprocess.run's)
