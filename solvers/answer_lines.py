@@ -49,6 +49,21 @@ def enumerates(line: str) -> bool:
     return bool(_INLINE_ENUMERATION.search(line) and _LAST_ITEM.search(line))
 
 
+def corrected_closing(every: list[str], sentences: list[str],
+                      correction: re.Pattern[str]) -> str | None:
+    """The closing one of a line's ``sentences`` when it opens as a whole answer after a
+    sentence between it and the opening one that corrects (``correction``, searched in
+    ``every`` sentence of the line, or in the opening one after its answer): "A. Piano.
+    Actually, no: the attack is plucked. B. Guitar" has changed its mind, as between two final
+    answers (round 18). Two answers with no correction between them are a hedge."""
+    if len(sentences) < 2 or not opens_as_answer(sentences[-1]):
+        return None
+    opening = correction.search(every[0]) if every else None  # "A. Cello — wait, …"
+    if opening and opening.start() > 0 or any(correction.search(s) for s in every[1:-1]):
+        return sentences[-1]
+    return None
+
+
 # "Loop 1: four off-beats; Loop 2: four off-beats." / "Excerpt A: major. Excerpt B: minor.":
 # a fact per option, each behind a label of the same shape; an item names its option as the
 # thing described, never as the answer ("Loop 1: ..." does not choose the first loop).

@@ -8,8 +8,11 @@ caveats, each closing its sentence: a concession that the speaker is not *fully*
 (an adverb of degree is required: "though I'm not sure" stays a doubt) or could be wrong, that a
 part was hard to hear (or follow), that a part was left unclear or a recording is louder or
 quieter (after "though": round 16), or that a difference is small; and a parenthetical "I think"
-/ "I believe" / "I'd guess" between commas. A caveat that offers anything ("…, though it might
-be C", "… — a flute is also possible") is none of these and stays a hedge. Pure; no I/O.
+/ "I believe" / "I'd guess" between commas. Round 18: a part hard to separate or tell apart, a
+part's size against another's, a short cause followed by "so I'm not fully certain", a second
+doubt chained to a caveat, and a caveat in parentheses. A caveat that offers anything ("…,
+though it might be C", "… — a flute is also possible") is none of these and stays a hedge.
+Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -27,41 +30,68 @@ _WORDS = (rf"(?:{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+\s+){{0,{MAX_ABOUT_WORDS - 1
           rf"{_NOT_ABOUT}[^\s,;.!?:\u2014\u2013]+")
 # what the doubt is about ("about the chord right before the last cadence"), or its reason
 # ("given how quiet the take is", ": the reverb smears its low register"): read, may only veto
-_ABOUT = (rf"(?:\s+(?:about|of|on|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
+_ABOUT = (rf"(?:\s+(?:about|of|on|in|regarding|with|as\s+to)\s+(?P<about>{_WORDS})"
           rf"|(?:\s+(?:given|since|because)\s+|\s*[:;\u2014\u2013]\s*)(?P<reason>{_WORDS}))?")
+# what was hard to do with a part: hear it, place it, or tell its notes apart (round 18)
+_HEARD = (r"(?:hear|make\s+out|pin\s+down|count|place|follow|separate|distinguish|tell\s+apart"
+          r"|pick\s+out|isolate|catch)")
 _BE = (r"(?:was|is|were|are)\s+"
        r"(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+|slightly\s+)?")
 # "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun
 # only hearing ("it was hard to hear"): "it is hard to tell" doubts the answer itself
 _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
          rf"{{1,8}}?){_BE}(?:hard|difficult|tricky)\s+to\s+"
-         r"(?:hear|make\s+out|pin\s+down|count|place|follow)"
+         rf"{_HEARD}"
          rf"|(?:it|they)\s+{_BE}(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out))"
-         r"(?:\s+(?:clearly|well|exactly|precisely))?")
+         r"(?:\s+(?:clearly|well|exactly|precisely))?"
+         # "hard to separate from the kick", "… to hear over the drums": what it blurs into is
+         # read too (round 18)
+         r"(?:\s+(?:from|over|under|against|behind|beneath|through|amid|among|in)\s+"
+         r"(?P<apart>(?:the|each|one|its|my)(?:\s+[^\W\d_]+){1,3}))?")
 # "though where the loop begins made the opening bar a bit unclear": a cause blurring a
 # part (never "though it is unclear", which doubts the answer itself)
-_BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:the|a|one|its|my|this|that)\s+"
-         rf"{_WORDS})\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+|rather\s+)?"
-         r"(?:ambiguous|unclear|blurry|hard\s+to\s+(?:hear|place|count|make\s+out))")
+# (of a pronoun only hearing, as above: "though the reverb makes it hard to hear"; round 18)
+_BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:(?:the|a|one|its|my|this|that)"
+         rf"\s+{_WORDS}|(?P<it>it|them)))\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+"
+         r"|rather\s+)?(?(it)(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out|catch)"
+         rf"|(?:ambiguous|unclear|blurry|hard\s+to\s+{_HEARD}))")
 # "though the last chord is a bit ambiguous in the second recording": a part left unclear,
 # only after a concession ("The third is ambiguous; …" opens a doubt, no caveat)
 _UNCLEAR = (r"(?P<unclear>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
             rf"{{1,8}}?){_BE}(?:ambiguous|unclear|muddy|murky|indistinct)"
             r"(?:\s+(?:in|on|at|during)\s+(?:the|a|this|that|its|my)(?:\s+[^\W\d_]+){1,4})?")
 # "although the second recording is a bit louder": how a recording sounds, not the music asked
-_LEVEL = (r"(?P<level>(?:the|one)\s+(?:(?:first|second|other|later)\s+)?(?:recording|take|clip"
-          r"|excerpt|version|loop|one)(?:\s+of\s+them)?\s+"
-          rf"{_BE}(?:louder|quieter|softer|noisier|muffled))")
+# (round 18: "excerpt 2 sounds slightly louder")
+_RECORDING = r"(?:recording|take|clip|excerpt|version|loop)"
+_LEVEL = (rf"(?P<level>(?:(?:the|one)\s+(?:(?:first|second|other|later)\s+)?(?:{_RECORDING}|one)"
+          rf"(?:\s+of\s+them)?|{_RECORDING}\s+(?:\d|[a-d]|one|two))\s+"
+          r"(?:was|is|were|are|sounds|seemed|seems|sounded)\s+"
+          r"(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+|slightly\s+)?"
+          r"(?:louder|quieter|softer|noisier|muffled))")
+# "though the descent is a bit shorter than the climb": one part's size against another's, a
+# detail of the answer (round 18); never a recording's ("the second clip is longer than …")
+_PROPORTION = (rf"(?P<proportion>(?:the|its|one|this|that)\s+(?!(?:{_RECORDING}s?|ones?|first"
+               r"|second|other|two|both)\b)(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+){1,4}?"
+               rf"{_BE}(?:shorter|longer|smaller|larger|briefer|wider|narrower)\s+than\s+"
+               r"(?:the|its|that|those|a|one|my)(?:\s+[^\W\d_]+){1,4})")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
+# "though the recording was noisy, so I'm not fully sure": a short cause, then the doubt
+# (never a doubt of the answer itself: "though it was hard to tell, so …")
+_CAUSE = (r"(?![^,;.!?]{0,120}\b(?:hard|difficult|tricky|unclear|ambiguous|tell|sure|certain"
+          rf"|guess)\b)(?P<cause>{_WORDS}),?\s+so\s+(?:{_NOT_FULLY})")
+# The caveat follows a comma, semicolon or dash and closes a sentence or a parenthesis, or it
+# is a parenthesis of its own ("B (the inner voices were hard to make out)": round 18); a second
+# doubt may follow it ("…, though the lyrics are hard to make out, so I'm not fully certain").
 CAVEAT = re.compile(
-    r"(?:\s*[,;]|\s+[\u2014\u2013-]|\s*[\u2014\u2013])\s*"
-    rf"(?:(?:{_CONCESSION})?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure, though"
-    rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)|(?:{_CONCESSION})?{_HARD}"
-    rf"|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}|{_CONCESSION}{_LEVEL})"
-    r"(?=\s*(?:[.!](?:\s|$)|$))"
-    rf"|\s*\((?:{_CONCESSION})?(?:{_NOT_FULLY})\)",  # "B (though I could be wrong)"
+    r"(?:\s*[,;]|\s+[\u2014\u2013-]|\s*[\u2014\u2013]|\s*(?P<paren>\())\s*"
+    rf"(?:(?:{_CONCESSION}|and\s+)?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure,
+    rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)"  # though"
+    rf"|(?:{_CONCESSION})?{_HARD}|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}"
+    rf"|{_CONCESSION}{_LEVEL}|{_CONCESSION}{_PROPORTION}|{_CONCESSION}{_CAUSE})"
+    rf"(?:,?\s+(?:so|and)\s+(?:{_NOT_FULLY}))?"
+    r"(?(paren)\s*[.!]?\)|(?=\s*(?:[.!]?\)|[.!](?:\s|$)|$)))",
     re.IGNORECASE)
 # "An arch shape, I think.", "A nightclub, I'd guess, because …": the manner of the answer.
 PARENTHETICAL = re.compile(
@@ -71,6 +101,9 @@ PARENTHETICAL = re.compile(
 
 REASON = "caveat_reason"  # the source of a caveat's reason, read word by word (offers_another)
 _MAX_WINDOW_WORDS = 3  # "major", "major chord", "a major chord"
+_SUBJECTS = (("about", "caveat"), ("part", "caveat"), ("apart", REASON), ("reason", REASON),
+             ("blur", REASON), ("unclear", REASON), ("level", REASON), ("proportion", REASON),
+             ("cause", REASON))
 
 
 def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
@@ -80,13 +113,9 @@ def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
     naming no other answer ("…, though I'm not fully certain about major" stays a hedge)."""
     subjects = []
     for found in CAVEAT.finditer(line):
-        about = found.group("about") or found.group("part")
-        reason = (found.group("reason") or found.group("blur") or found.group("unclear")
-                  or found.group("level"))
-        if about and about.strip():
-            subjects.append((about.strip(), "caveat"))
-        elif reason and reason.strip():
-            subjects.append((reason.strip(), REASON))
+        for group, source in _SUBJECTS:
+            if (said := found.group(group)) and said.strip():
+                subjects.append((said.strip(), source))
     return PARENTHETICAL.sub("", CAVEAT.sub("", line)), subjects
 
 

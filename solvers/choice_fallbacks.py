@@ -46,10 +46,10 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     # every option: the option reader's hedge there is no hedge.
     if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
         return unless_asking_back(said, reply)
-    # "diminshed", "Final Answer: Trumpt"; and a hedge only for want of the word misspelt
-    # ("Compoud duple time 6/8" names duple and 6/8 until "compound" is read)
+    # "diminshed", "Final Answer: Trumpt", "steel drum" (round 18); and a hedge only for want of
+    # the word misspelt ("Compoud duple time 6/8" names duple and 6/8 until "compound" is read)
     if len(reply) <= MAX_ELIMINATION_CHARS \
-            and (fixed := corrected(reply, option_words(reader))) != reply:
+            and (fixed := corrected(reply, option_words(reader), numbers=True)) != reply:
         spelt = read_choice(fixed, reader, described)
         if spelt.answer is not None:
             return spelt

@@ -159,7 +159,7 @@ class ChoiceReader:
         return reading
 
     def _read(self, text: str, source: str) -> tuple:
-        arrow = max(text.rfind("\u2192"), text.rfind("->"), text.rfind("=>"))
+        arrow = max(text.rfind("\u2192"), text.rfind("\u21d2"), text.rfind("->"), text.rfind("=>"))
         segments = _segments(text[arrow + 1:].lstrip(">") if arrow >= 0 else text)
         while len(segments) > 1 and self._filler_only(segments[0][1]):
             segments = segments[1:]  # "So, B.", "After careful listening: C."

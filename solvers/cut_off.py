@@ -26,7 +26,7 @@ _OPEN_ENDED = frozenset(
     can could should may might must not very more less most least rather either neither""".split())
 # "they match → A", "so: A": a capital letter after an arrow or a colon labels an option; it
 # is no article left hanging
-_LABEL_END = re.compile(r"(?:\u2192|->|=>|=|:)\s*\(?A\)?\s*$")
+_LABEL_END = re.compile(r"(?:\u2192|\u21d2|->|=>|=|:)\s*\(?A\)?\s*$")  # "⇒ A" too (round 18)
 MIN_TAIL_WORDS = 3  # "Answer: B", "Minor", "So C": short closings are finished as they are
 # A tail cut inside a closing concession or alternative ("…, though I'm not fully"): what it
 # was going to take back or offer is unknown.

@@ -35,7 +35,7 @@ _LATEX_WRAPPERS = re.compile(r"\\(?:text|textbf|textit|mathrm|mathbf|mathit|oper
 _LATEX_SYMBOLS = {
     r"\sharp": "#", r"\flat": "b", r"\natural": "\u266e", r"^\circ": "\u00b0",
     r"^{\circ}": "\u00b0", r"\circ": "\u00b0", r"\times": "x",
-    r"\rightarrow": "->", r"\to": "->", r"\approx": "~",
+    r"\rightarrow": "->", r"\to": "->", r"\approx": "~", r"\Rightarrow": "=>", r"\implies": "=>",
     r"\,": " ", r"\;": " ", r"\!": "", r"\quad": " ", r"\%": "%",
 }
 _LATEX_DELIMITERS = re.compile(r"\$\$?|\\[()\[\]]")

@@ -39,7 +39,7 @@ from .answer_cues import LAST_CLAUSE as _LAST_CLAUSE
 from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value, opening_clause
-from .answer_lines import closing_answers, enumerates, without_listing
+from .answer_lines import closing_answers, corrected_closing, enumerates, without_listing
 from .caveats import REASON as CAVEAT_REASON
 from .caveats import offers_another, without_caveats
 from .closing_clauses import closing_clauses
@@ -109,7 +109,7 @@ ValueReader = Callable[[str, str], "tuple[T | None, str | None] | tuple[T | None
 
 # "Final Answer:", "**Final answer** -", "Final answer is", "FINAL ANSWER →"; or a line opening
 # with "Answer:", "My answer:", "Correct answer ="; an optional "(letter)" before the separator.
-_SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192]|=>|->)"
+_SEPARATOR = r"(?:[:=\-\u2013\u2014\u2192\u21d2]|=>|->)"
 _HEADER = re.compile(
     rf"(?:\bfinal(?:\s*answer\s*(?:\([^()]*\))?\s*(?:{_SEPARATOR}|\bis\b)|\s*:)"  # or "Final:"
     r"|^[\s#>\-\u2022]*(?:(?:my|the|correct|best)\s+)?answer\s*(?:\([^()]*\))?\s*"
@@ -284,6 +284,9 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
                          if _WORD.search(cell)]], caveats
     if wordy and not enumerates(wordy[-1]):  # "Ranking: 1. Minor 2. Major" closes no answer
         last = wordy[-1]
+        every = _sentences(last)  # "Thank you …", "… wait, no,", "Loop 1: …"
+        sentences = without_listing(without_courtesy(without_taken_back(every)))
+        corrected = corrected_closing(every, sentences, _CORRECTION)  # "A. … Wait, … B. …"
         if _word_count(last) <= MAX_FALLBACK_WORDS:
             # Short lines just above the last are read with it, so "A\nB" is two answers.
             above = []
@@ -291,14 +294,11 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
                 if _word_count(line) > MAX_TRAILING_WORDS or _STEP_LINE.match(line):
                     break
                 above.insert(0, AnswerSpan(line, "last_line"))
-            tiers.append([*above, AnswerSpan(last, "last_line")])
-        # A long last line, or a short one that names nothing as a whole ("The beat is
-        # straight. No syncopation."): its closing sentence, and its opening one ("No. The
-        # third interval differs ..."), when short; different answers in them are a hedge.
-        every = _sentences(last)
-        sentences = without_listing(without_courtesy(without_taken_back(every)))  # "Loop 1: …"
+            tiers.append([*above, AnswerSpan(corrected or last, "last_line")])
+        # A long last line, or a short one naming nothing whole ("The beat is straight. No
+        # syncopation."): its closing and opening sentences, when short; they must agree.
         if sentences and (len(every) > 1 or _word_count(last) > MAX_FALLBACK_WORDS):
-            ends = [sentences[0], sentences[-1]] if len(sentences) > 1 else sentences[-1:]
+            ends = [corrected] if corrected else sentences[:1] + sentences[1:][-1:]  # first, last
             # "Same progression: both go I-V-vi-IV, ..."
             ends[0] = opening_clause(ends[0], MAX_FALLBACK_WORDS)
             if ends[0] != sentences[0] and _RULING_OUT.match(ends[0]):

@@ -235,10 +235,10 @@ def test_a_misspelt_option_word_shared_by_every_option_is_corrected() -> None:
 
 
 @pytest.mark.parametrize(("reader", "reply"), [
-    (QUALITY, "Majr"),  # a five-letter option word is never a target
+    (QUALITY, "Majr"),  # a five-letter option word is never the target of an edit
     (STRINGS, "Flutr"),
     (STRINGS, "Vlin"),  # under five letters: never corrected
-    (QUALITY, "Minro"),
+    (QUALITY, "Minar"),  # (round 18: only of a slip, "Minro" or "Minoor", tests in round 18)
     (WINDS, "Final Answer: Clarinet or Bassooon"),  # a hedge stays a hedge
     (WINDS, "The tone was quite breathy and the attack felt soft and the vibrato was dimished, "
             "so I cannot say."),  # a long line is reasoning
