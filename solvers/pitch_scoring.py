@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from .asking_back import unless_asking_back
 from .helmholtz import helmholtz_as_spn
 from .metrics import f1_from_counts
 from .notation import NOTATIONS, OCTAVE_FREE_NOTATIONS
@@ -49,9 +50,10 @@ from .pitch_reading import (
     ranks_reader,
     timestamps_reader,
 )
-from .reply_spans import HEDGE, read_reply
+from .reply_spans import HEDGE, Reading, read_reply
 from .restated_pitches import unless_restated_otherwise
 from .span_text import EMPTY
+from .suppositions import unless_supposed
 
 __all__ = [
     "ANSWER_KINDS",
@@ -192,6 +194,16 @@ def span_reader(kind: str, notation: str | None, options: tuple[str, ...] = (),
     return remembered
 
 
+def read_pitch_reply(reply: str, read_span, notation: str | None, kind: str) -> Reading:
+    """The one reading of a pitch-family reply, for the bench's scoring and the public reading
+    API alike: the tiers of ``read_reply``, then the vetoes that look past the answer's span (a
+    pitch only supposed, restated otherwise in the reasoning, or a reply asking back)."""
+    reading = read_reply(helmholtz_as_spn(reply), read_span)
+    if kind in PITCH_KINDS:
+        reading = unless_supposed(reading, notation)
+    return unless_asking_back(unless_restated_otherwise(reading, reply, notation, kind), reply)
+
+
 def score_answer(
     kind: str,
     truth: tuple,
@@ -215,8 +227,8 @@ def score_answer(
         raise ValueError(f"kind {kind!r} needs a notation in {NOTATIONS}, got {notation!r}")
     if kind == "choice" and (not options or truth[0] not in options):
         raise ValueError(f"choice truth {truth!r} must be one of the options {options!r}")
-    reading = unless_restated_otherwise(read_reply(helmholtz_as_spn(reply), span_reader(
-        kind, notation, tuple(options), tuple(option_pitches))), reply, notation, kind)
+    reading = read_pitch_reply(reply, span_reader(kind, notation, tuple(options),
+                                                  tuple(option_pitches)), notation, kind)
     if reading.answer is None:
         f1 = 0.0 if kind == "pitch_sequence" else None
         if reading.error == HEDGE:

@@ -29,11 +29,8 @@ from .choice_fallbacks import MAX_ELIMINATION_CHARS, read_choice
 from .choices import ChoiceReader, options_named
 from .contradiction import unless_contradicted
 from .described import described_reader
-from .helmholtz import helmholtz_as_spn
-from .pitch_scoring import span_reader
+from .pitch_scoring import read_pitch_reply, span_reader
 from .reply_spans import HEDGE, Reading, read_reply
-from .restated_pitches import unless_restated_otherwise
-from .suppositions import unless_supposed
 from .typos import corrected
 
 __all__ = ["HEDGE", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader", "letter_aliases",
@@ -157,11 +154,5 @@ def pitch_answer_reader(kind: str, notation: str | None = None, options: Sequenc
     "hz", ...); the answer is a :class:`~solvers.pitch_reading.PitchAnswer` for the pitch kinds.
     ``option_pitches`` are the MIDI notes behind lettered pitch options, if any."""
     read_span = span_reader(kind, notation, tuple(options), tuple(option_pitches))
-    pitched = kind in ("pitch", "pitch_set", "pitch_sequence")
-    return lambda reply: unless_asking_back(unless_restated_otherwise(_supposed(read_reply(
-        helmholtz_as_spn(reply), read_span), notation, pitched), reply, notation, kind), reply) \
+    return lambda reply: read_pitch_reply(reply, read_span, notation, kind) \
         if isinstance(reply, str) else _NONE
-
-
-def _supposed(reading: Reading, notation: str | None, pitched: bool) -> Reading:
-    return unless_supposed(reading, notation) if pitched else reading

@@ -58,7 +58,7 @@ from .retractions import CORRECTION as _CORRECTION
 from .retractions import RETRACTION as _RETRACTION
 from .retractions import REVISION as _REVISION
 from .retractions import SECOND_LOOK as _SECOND_LOOK
-from .retractions import taken_back, without_courtesy, without_taken_back
+from .retractions import taken_back_after, without_courtesy, without_taken_back
 
 T = TypeVar("T", bound=Hashable)
 
@@ -259,11 +259,11 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
     if explicit:
         tiers.append(explicit)
     sentences: list[AnswerSpan] = []
+    taken_back = taken_back_after(lines)  # (line, end) -> "I'll go with B. Hmm, no -" follows
     for index, line in enumerate(lines):
         for sentence, end in _sentence_ends(line):
             said = cue_value(sentence)  # None after a condition: "If ..., the answer is yes"
-            if said is not None and _WORD.search(said) and not taken_back(
-                    "\n".join([line[end:], *lines[index + 1:]])):  # "I'll go with B. Hmm, no -"
+            if said is not None and _WORD.search(said) and not taken_back(index, end):
                 rest = line[end:]  # "The answer is D. Or possibly A.": the hedge is read too
                 value = said + (rest if _AFTERTHOUGHT.search(rest) else "")
                 sentences.append(AnswerSpan(value.strip(), "answer_sentence"))

@@ -6,7 +6,8 @@ commits to neither (issue 30, blind11). Inside one answer span the pitch readers
 this a hedge (``61 (D4)``); this rule carries it to the sentences of the reasoning, for a
 single pitch only, and only for a plain restatement: a sentence that turns, compares or offers
 alternatives ("I first thought MIDI 64, but it's D4", "between D4 and 64") restates nothing.
-Pure; no I/O.
+A sentence that says what the tone is in another notation only ("It's C3 — one octave below
+middle C." above "Final Answer: 47") names a second pitch as well (blind16). Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -32,6 +33,14 @@ _NOT_PLAIN = re.compile(r"\b(?:or|either|maybe|perhaps|possibly|not|than|between
                         r"|cents|interval|third|fourth|fifth|octaves?|step|higher|lower)\b|\?",
                         re.IGNORECASE)
 _RESTATING_NOTATIONS = ("spn", "midi", "hz")
+# A sentence that says what the tone is ("It's C3", "The note is 130.8 Hz", "This sounds like
+# MIDI 48"), and where its statement ends: an apposition or a clause after it elaborates.
+_IDENTIFIES = re.compile(r"\W*(?:so\s+)?(?:it|this|that|the\s+(?:tone|note|pitch|target))"
+                         r"(?:\s*['\u2019]s\b|\s+(?:is|sounds\s+like|must\s+be)\b)",
+                         re.IGNORECASE)
+_CHANGE = re.compile(r"\b(?:but|though|although|however|yet|wait|actually|or|rather|instead"
+                     r"|maybe|perhaps|possibly|not|no)\b|\?", re.IGNORECASE)
+_APPOSITION = re.compile(r"\s[\u2014\u2013-]\s|[(\[;,:]")
 _FUNDAMENTAL = re.compile(r"\b[fF]0\b")  # "f0 near 165 Hz": the fundamental, no note F0
 # "in MIDI that's 64", "64 in MIDI": the number said as MIDI, written "MIDI 64"
 _IN_MIDI = re.compile(r"\bin\s+MIDI(?:\s+(?:terms|numbers?|notation))?\b[\s,:]*"
@@ -48,6 +57,8 @@ def restated_otherwise(reply: str, key: int, notation: str) -> bool:
                      for part in _SENTENCE.split(line)):
         if len(sentence) > MAX_SENTENCE_CHARS:
             continue
+        if _names_the_tone_otherwise(sentence, key, notation):
+            return True
         turns = [found.end() for found in _TURN.finditer(sentence)]
         statement = _IN_MIDI.sub(_as_midi, sentence[turns[-1]:] if turns else sentence)
         statement = _FUNDAMENTAL.sub("  ", prepared(statement))
@@ -60,6 +71,21 @@ def restated_otherwise(reply: str, key: int, notation: str) -> bool:
                for pitch in restated[other]):
             return True
     return False
+
+
+def _names_the_tone_otherwise(sentence: str, key: int, notation: str) -> bool:
+    """"It's C3 — one octave below middle C." above "Final Answer: 47": a sentence that says
+    what the tone is, in another notation, as one other pitch. Only its head is read, up to a
+    dash, bracket or clause mark: what follows there elaborates ("one octave below …")."""
+    head, *tail = _APPOSITION.split(sentence, maxsplit=1)
+    if not _IDENTIFIES.match(head) or tail and _CHANGE.search(tail[0]):
+        return False  # "It's C3, but listening again, B2": a changed mind, not a restatement
+    statement = _FUNDAMENTAL.sub("  ", prepared(_IN_MIDI.sub(_as_midi, head)))
+    if _NOT_PLAIN.search(statement):
+        return False
+    primary, restated = pitch_mentions(statement, notation)
+    named = {pitch.midi_note for other in _RESTATING_NOTATIONS for pitch in restated[other]}
+    return not primary and len(named) == 1 and named != {key}
 
 
 def _as_midi(match: re.Match) -> str:

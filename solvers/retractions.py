@@ -7,6 +7,8 @@ Pure patterns and one text helper; no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from itertools import accumulate
 
 RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:second|further) "
                          r"thought|on reflection|let me (?:re-?check|correct|recount|fix|amend"
@@ -83,11 +85,24 @@ def without_taken_back(sentences: list[str]) -> list[str]:
     return [*kept, *sentences[-1:]]
 
 
-def taken_back(after: str) -> bool:
-    """Whether what a reply says after an answer sentence takes that answer back ("I'll go with
-    the guitar. Hmm, no - ...", "... I was wrong."): the answer sentence is then no commitment,
-    and a later answer (a last line "C. Bass") decides, as between two final answers."""
-    return bool(TAKEN_BACK.search(after) or ADMISSION.search(after))
+def taken_back_after(lines: list[str]) -> Callable[[int, int], bool]:
+    """Whether what ``lines`` say after position ``end`` of line ``index`` takes an answer said
+    there back ("I'll go with the guitar. Hmm, no - ...", "... I was wrong."): the answer
+    sentence is then no commitment, and a later answer (a last line "C. Bass") decides, as
+    between two final answers. The reply is searched once: whether a take-back follows a point
+    depends only on where the last one starts (a reply of many answer sentences stays linear)."""
+    text = "\n".join(lines)
+    last_start = max(_last_match_start(TAKEN_BACK, text), _last_match_start(ADMISSION, text))
+    starts = list(accumulate((len(line) + 1 for line in lines[:-1]), initial=0))
+    return lambda index, end: last_start >= starts[index] + end
+
+
+def _last_match_start(pattern: re.Pattern[str], text: str) -> int:
+    """Where the last match of ``pattern`` in ``text`` starts, overlapping ones included; -1."""
+    last, found = -1, pattern.search(text)
+    while found:
+        last, found = found.start(), pattern.search(text, found.start() + 1)
+    return last
 
 
 # A courtesy sentence ("Thank you for sharing the recording.", "Thanks for the two clips!") says

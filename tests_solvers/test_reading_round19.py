@@ -5,11 +5,15 @@ a supposition ("If it's E4, that's 64") is not an answer. Phrasings are this fil
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fixtures.muse.rhythm_definitions import SYNC_COMPARE
 from fixtures.tasks.definitions import CHORD
 from solvers.answer_lines import without_listing
+from solvers.pitch_scoring import score_answer
 from solvers.reading import HEDGE, pitch_answer_reader
+from solvers.retractions import ADMISSION, TAKEN_BACK, taken_back_after
 from solvers.suppositions import supposes_a_pitch
 
 
@@ -72,3 +76,58 @@ def test_a_supposition_is_told_apart_from_a_concession_or_a_comparison():
     assert supposes_a_pitch("If it's E4, then 64.", "midi")
     assert not supposes_a_pitch("It is E4, even if it sounds like E5.", "spn")
     assert not supposes_a_pitch("It rings as if it were E5 but it is E4.", "spn")
+
+
+@pytest.mark.parametrize("reply", [
+    "Maybe C6 or C7? If C6 it's 84.",  # a supposition
+    "It sounds like 84. Could you play the tone once more so I can be sure?",  # asking back
+    "I hear C6 (MIDI 85).",  # restated otherwise
+])
+def test_the_bench_scores_a_pitch_reply_as_the_reading_api_reads_it(reply):
+    """One pipeline serves both: the bench's pitch scoring took 84 from the first two replies
+    while the public reading API read none."""
+    verdict = score_answer("pitch", (84,), reply, "midi")
+    reading = pitch_answer_reader("pitch", "midi")(reply)
+    assert reading.answer is None and verdict.parsed is None and not verdict.correct
+    assert verdict.error_class in ("hedged_answer", "unparseable_answer")
+
+
+@pytest.mark.parametrize("reply", [
+    "The note is A3.\nFinal Answer: 56",
+    "It's A3 — an octave under the A above middle C.\nFinal Answer: 56",
+    "This sounds like 220 Hz.\nFinal Answer: 56",
+])
+def test_a_sentence_saying_the_tone_is_another_pitch_makes_the_final_answer_a_hedge(reply):
+    """blind16's wrong reading: "It's C3 — one octave below middle C." above "Final Answer:
+    47" names two pitches for one tone; what follows the dash only elaborates."""
+    assert pitch_answer_reader("pitch", "midi")(reply).error == HEDGE
+
+
+@pytest.mark.parametrize(("reply", "key"), [
+    ("It's A3 — an octave under the A above middle C.\nFinal Answer: 57", 57),
+    ("The reference is A3.\nFinal Answer: 56", 56),
+    ("It's A3, but listening again it is G#3.\nFinal Answer: 56", 56),
+    ("It is lower than A3.\nFinal Answer: 56", 56),
+])
+def test_an_agreeing_reference_or_changed_sentence_leaves_the_final_answer(reply, key):
+    assert pitch_answer_reader("pitch", "midi")(reply).answer.keys == (key,)
+
+
+_FRAGMENTS = ["The answer is B.", " Hmm, no", " - wait", ", no.", " I was wrong.", " Actually",
+              " no wait", " Scratch that.", " it is", " C.", "\n", " I take it back", " fine."]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_FRAGMENTS), max_size=30))
+def test_a_take_back_after_a_point_is_found_as_by_searching_the_rest(pieces):
+    """The answer-sentence tier asks, for each answer sentence, whether the rest of the reply
+    takes it back. It searched the rest anew each time, quadratic in the reply (a fuzzed 16 kB
+    reply took 0.34 s of the 0.5 s budget); one search must answer every point alike."""
+    lines = "".join(pieces).split("\n")
+    follows = taken_back_after(lines)
+    for index, line in enumerate(lines):
+        for end in range(len(line) + 1):
+            rest = "\n".join([line[end:], *lines[index + 1:]])
+            expected = bool(TAKEN_BACK.search(rest) or ADMISSION.search(rest))
+            assert follows(index, end) == expected, (lines, index, end)
+
