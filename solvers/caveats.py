@@ -12,6 +12,9 @@ quieter (after "though": round 16), or that a difference is small; and a parenth
 part's size against another's, a short cause followed by "so I'm not fully certain", a second
 doubt chained to a caveat, and a caveat in parentheses. A caveat that offers anything ("…,
 though it might be C", "… — a flute is also possible") is none of these and stays a hedge.
+Round 20: a sound masking a part, a part hard to confirm, a cause that makes it hard to be
+*fully* sure, a part not (fully) obvious or clear or sounding incomplete, a short cause joined
+to the doubt by "and", and a closing "I'm fairly sure" / "I'm quite confident".
 Pure; no I/O.
 """
 
@@ -34,7 +37,7 @@ _ABOUT = (rf"(?:\s+(?:about|of|on|in|regarding|with|as\s+to)\s+(?P<about>{_WORDS
           rf"|(?:\s+(?:given|since|because)\s+|\s*[:;\u2014\u2013]\s*)(?P<reason>{_WORDS}))?")
 # what was hard to do with a part: hear it, place it, or tell its notes apart (round 18)
 _HEARD = (r"(?:hear|make\s+out|pin\s+down|count|place|follow|separate|distinguish|tell\s+apart"
-          r"|pick\s+out|isolate|catch)")
+          r"|pick\s+out|isolate|catch|confirm|verify)")
 _BE = (r"(?:was|is|were|are)\s+"
        r"(?:a\s+(?:bit|little)\s+|quite\s+|rather\s+|somewhat\s+|very\s+|slightly\s+)?")
 # "the fourth bar was hard to hear clearly", "the new key is hard to pin down"; of a pronoun
@@ -51,14 +54,16 @@ _HARD = (r"(?:(?P<part>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[
 # "though where the loop begins made the opening bar a bit unclear": a cause blurring a
 # part (never "though it is unclear", which doubts the answer itself)
 # (of a pronoun only hearing, as above: "though the reverb makes it hard to hear"; round 18)
-_BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes|left|leaves)\s+(?:(?:the|a|one|its|my|this|that)"
+_BLUR = (rf"(?P<blur>{_WORDS}\s+(?:made|makes?|left|leaves?)\s+(?:(?:the|a|one|its|my|this|that)"
          rf"\s+{_WORDS}|(?P<it>it|them)))\s+(?:a\s+(?:bit|little)\s+|slightly\s+|somewhat\s+"
-         r"|rather\s+)?(?(it)(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out|catch)"
+         r"|rather\s+)?(?(it)(?:hard|difficult|tricky)\s+to\s+(?:hear|make\s+out|catch"
+         rf"|be\s+{_DEGREE}\s+(?:sure|certain))"
          rf"|(?:ambiguous|unclear|blurry|hard\s+to\s+{_HEARD}))")
 # "though the last chord is a bit ambiguous in the second recording": a part left unclear,
 # only after a concession ("The third is ambiguous; …" opens a doubt, no caveat)
 _UNCLEAR = (r"(?P<unclear>(?:the|a|one|its|my|this|that)\s+(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+)"
-            rf"{{1,8}}?){_BE}(?:ambiguous|unclear|muddy|murky|indistinct)"
+            rf"{{1,8}}?)(?:{_BE}|(?:sounds|seems|sounded|seemed)\s+)(?:ambiguous|unclear|muddy|murky"
+            rf"|indistinct|incomplete|not\s+(?:{_DEGREE}\s+)?(?:obvious|clear))"
             r"(?:\s+(?:in|on|at|during)\s+(?:the|a|this|that|its|my)(?:\s+[^\W\d_]+){1,4})?")
 # "although the second recording is a bit louder": how a recording sounds, not the music asked
 # (round 18: "excerpt 2 sounds slightly louder")
@@ -74,13 +79,19 @@ _PROPORTION = (rf"(?P<proportion>(?:the|its|one|this|that)\s+(?!(?:{_RECORDING}s
                r"|second|other|two|both)\b)(?:(?!(?:or|and|but)\b)[^\s,;.!?]+\s+){1,4}?"
                rf"{_BE}(?:shorter|longer|smaller|larger|briefer|wider|narrower)\s+than\s+"
                r"(?:the|its|that|those|a|one|my)(?:\s+[^\W\d_]+){1,4})")
+# "though the crowd noise masks it somewhat": a sound covering a part (round 20)
+_MASK = (rf"(?P<mask>{_WORDS})\s+(?:masks|masked|obscures|obscured|muffles|muffled|covers"
+         r"|covered|buries|buried|drowns\s+out|drowned\s+out)\s+(?:it|them|(?P<masked>(?:the|a|one"
+         rf"|its|my|this|that)\s+{_WORDS}))(?:\s+(?:somewhat|a\s+bit|a\s+little|slightly|partly"
+         r"|partially|at\s+times))?")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
 # "though the recording was noisy, so I'm not fully sure": a short cause, then the doubt
 # (never a doubt of the answer itself: "though it was hard to tell, so …")
-_CAUSE = (r"(?![^,;.!?]{0,120}\b(?:hard|difficult|tricky|unclear|ambiguous|tell|sure|certain"
-          rf"|guess)\b)(?P<cause>{_WORDS}),?\s+so\s+(?:{_NOT_FULLY})")
+# (the doubt itself, after "so" or "and", is not looked into: round 20)
+_CAUSE = (r"(?!(?:(?!\s(?:so|and)\s+I\b)[^,;.!?]){0,120}\b(?:hard|difficult|tricky|unclear"
+          rf"|ambiguous|tell|sure|certain|guess)\b)(?P<cause>{_WORDS}),?\s+(?:so|and)\s+(?:{_NOT_FULLY})")
 # The caveat follows a comma, semicolon or dash and closes a sentence or a parenthesis, or it
 # is a parenthesis of its own ("B (the inner voices were hard to make out)": round 18); a second
 # doubt may follow it ("…, though the lyrics are hard to make out, so I'm not fully certain").
@@ -89,13 +100,14 @@ CAVEAT = re.compile(
     rf"(?:(?:{_CONCESSION}|and\s+)?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure,
     rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)"  # though"
     rf"|(?:{_CONCESSION})?{_HARD}|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}"
-    rf"|{_CONCESSION}{_LEVEL}|{_CONCESSION}{_PROPORTION}|{_CONCESSION}{_CAUSE})"
+    rf"|{_CONCESSION}{_LEVEL}|{_CONCESSION}{_MASK}|{_CONCESSION}{_PROPORTION}|{_CONCESSION}{_CAUSE})"
     rf"(?:,?\s+(?:so|and)\s+(?:{_NOT_FULLY}))?"
     r"(?(paren)\s*[.!]?\)|(?=\s*(?:[.!]?\)|[.!](?:\s|$)|$)))",
     re.IGNORECASE)
 # "An arch shape, I think.", "A nightclub, I'd guess, because …": the manner of the answer.
 PARENTHETICAL = re.compile(
-    r",\s*I\s*(?:think|believe|reckon|suppose|(?:['\u2019]d|\s+would)\s+(?:guess|say))"
+    r",\s*I\s*(?:think|believe|reckon|suppose|(?:['\u2019]d|\s+would)\s+(?:guess|say)"
+    r"|(?:['\u2019]m|\s+am)\s+(?:fairly|quite|pretty|reasonably)\s+(?:sure|certain|confident))"
     r"(?=\s*(?:,|[\u2014\u2013]|\s-\s|[.!](?:\s|$)|$))", re.IGNORECASE)
 
 
@@ -103,7 +115,7 @@ REASON = "caveat_reason"  # the source of a caveat's reason, read word by word (
 _MAX_WINDOW_WORDS = 3  # "major", "major chord", "a major chord"
 _SUBJECTS = (("about", "caveat"), ("part", "caveat"), ("apart", REASON), ("reason", REASON),
              ("blur", REASON), ("unclear", REASON), ("level", REASON), ("proportion", REASON),
-             ("cause", REASON))
+             ("cause", REASON), ("mask", REASON), ("masked", REASON))
 
 
 def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:

@@ -1,0 +1,78 @@
+"""Issue 30, round 20: the declines of blind15 and blind16. Caveats in forms round 18 did not
+know (a sound that masks a part, a cause that makes a part hard to confirm or makes it hard to
+be *fully* sure, a part that is not obvious or sounds incomplete, a part's state joined to the
+doubt by "and", a closing "I'm fairly sure") were read as doubts where a grader reads the
+answer. Every phrasing here was written for these tests; each group has near misses that must
+keep their reading (true hedges stay hedges)."""
+
+from __future__ import annotations
+
+import pytest
+
+from solvers.caveats import split_caveat
+from solvers.reading import HEDGE, pitch_answer_reader
+from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY
+
+# --- 1. Caveats: masking, hard to confirm, not obvious, "and I'm not fully sure" -------------
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (QUALITY, "It sounds diminished to me, although the hum of the amplifier obscures the top "
+              "note at times.", "C"),  # a sound masking a part
+    (METER, "Three beats to the bar, so B, though the reverb makes it hard to be entirely "
+            "certain.", "B"),  # hard to be sure, with a degree
+    (QUALITY, "Augmented — D — though the room echo makes the upper voice hard to confirm.",
+     "D"),
+    (METER, "I believe it's triple (B), though the first downbeat of the groove is not "
+            "obvious.", "B"),  # a part that is not obvious
+    (METER, "Meter: 6/8 (two groups of three eighths), though the very last bar sounds "
+            "incomplete.", "C"),
+    (QUALITY, "So the chord is D, though the top note is faint and I'm not completely sure.",
+     "D"),  # a part's state joined to the doubt by "and"
+    (QUALITY, "The third sits low against the root: a minor triad (B), I'm fairly confident.",
+     "B"),  # a closing confidence
+    (PROGRESSIONS, "They differ at the cadence, though the bass voicings make its last chord a "
+                   "little ambiguous", "no"),  # "make", and no closing stop
+    (QUALITY, "Minor, I'd say, though the pedal tones make the third a bit unclear", "B"),
+])
+def test_an_answer_with_a_caveat_of_a_new_form_is_credited(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    # the masked part names another answer
+    (QUALITY, "Final Answer: B, though the traffic noise masks the major third a little."),
+    # hard to be sure, with no degree: a doubt of the answer itself
+    (METER, "Final Answer: B, though the reverb makes it hard to be sure."),
+    # the doubt joined by "and" has no degree
+    (QUALITY, "So the chord is D, though the top note is faint and I'm not sure."),
+    # the part that is not obvious names another answer
+    (QUALITY, "Final Answer: C, though the minor third is not entirely clear."),
+    # a confidence followed by another answer is no closing "I'm fairly sure"
+    (PROGRESSIONS, "No, I'm fairly sure they are the same."),
+    # a caveat that offers another reading
+    (QUALITY, "Final Answer: A, though the noise masks it, so it might be minor."),
+])
+def test_a_new_caveat_form_naming_or_offering_another_answer_stays_a_hedge(reader,
+                                                                            reply) -> None:
+    assert reader(reply).answer is None
+
+
+def test_a_masking_caveat_is_left_out_and_what_masks_is_kept_to_veto() -> None:
+    line, subjects = split_caveat("Minor, though the crowd noise masks the bass.")
+    assert line == "Minor."
+    assert subjects == [("the crowd noise", "caveat_reason"), ("the bass", "caveat_reason")]
+
+
+@pytest.mark.parametrize(("reply", "key"), [
+    ("D3, though the wind noise masks it somewhat.", 50),
+    ("64 — though the low hum covers the attack a little.", 64),
+])
+def test_a_pitch_with_a_masking_caveat_is_read(reply, key) -> None:
+    notation = "midi" if reply[0].isdigit() else "spn"
+    assert pitch_answer_reader("pitch", notation)(reply).answer.keys == (key,)
+
+
+def test_a_pitch_with_a_masking_caveat_offering_another_stays_a_hedge() -> None:
+    reading = pitch_answer_reader("pitch", "spn")("D3, though the noise masks it, maybe D4.")
+    assert reading.answer is None and reading.error == HEDGE
