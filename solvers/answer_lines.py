@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from .retractions import REVISION
+
 _ANSWER_OPENING = re.compile(
     r"^\W{0,3}(?:(?:yes|yeah|yep|no|nope)\s*[,.!:;\u2014\u2013]|(?:yes|yeah|yep|no|nope)\s+-\s"
     r"|[A-H](?:[.):]|\s+[-\u2013\u2014])\s)",
@@ -49,6 +51,10 @@ def enumerates(line: str) -> bool:
     return bool(_INLINE_ENUMERATION.search(line) and _LAST_ITEM.search(line))
 
 
+MAX_CLOSING_WORDS = 3  # "Minor (B)." after a correction: an answer given alone (round 20)
+_CLOSING_ANSWER = re.compile(r":\s*\(?(?:[A-H]|yes|no)\)?[.!]?$", re.IGNORECASE)  # "…: A."
+
+
 def corrected_closing(every: list[str], sentences: list[str],
                       correction: re.Pattern[str]) -> str | None:
     """The closing one of a line's ``sentences`` when it opens as a whole answer after a
@@ -56,10 +62,12 @@ def corrected_closing(every: list[str], sentences: list[str],
     ``every`` sentence of the line, or in the opening one after its answer): "A. Piano.
     Actually, no: the attack is plucked. B. Guitar" has changed its mind, as between two final
     answers (round 18). Two answers with no correction between them are a hedge."""
-    if len(sentences) < 2 or not opens_as_answer(sentences[-1]):
+    if len(sentences) < 2 or not (opens_as_answer(sentences[-1]) or _CLOSING_ANSWER.search(
+            sentences[-1]) or len(sentences[-1].split()) <= MAX_CLOSING_WORDS):
         return None
     opening = correction.search(every[0]) if every else None  # "A. Cello — wait, …"
-    if opening and opening.start() > 0 or any(correction.search(s) for s in every[1:-1]):
+    if opening and (opening.start() > 0 or REVISION.match(every[0])) or any(
+            correction.search(s) for s in every[1:-1]):
         return sentences[-1]
     return None
 

@@ -58,7 +58,7 @@ from .retractions import CORRECTION as _CORRECTION
 from .retractions import RETRACTION as _RETRACTION
 from .retractions import REVISION as _REVISION
 from .retractions import SECOND_LOOK as _SECOND_LOOK
-from .retractions import taken_back_after, without_courtesy, without_taken_back
+from .retractions import after_interruption, taken_back_after, without_courtesy, without_taken_back
 
 T = TypeVar("T", bound=Hashable)
 
@@ -262,7 +262,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
     taken_back = taken_back_after(lines)  # (line, end) -> "I'll go with B. Hmm, no -" follows
     for index, line in enumerate(lines):
         for sentence, end in _sentence_ends(line):
-            said = cue_value(sentence)  # None after a condition: "If ..., the answer is yes"
+            said = after_interruption(cue_value(sentence))  # None after a condition ("If …")
             if said is not None and _WORD.search(said) and not taken_back(index, end):
                 rest = line[end:]  # "The answer is D. Or possibly A.": the hedge is read too
                 value = said + (rest if _AFTERTHOUGHT.search(rest) else "")
@@ -283,14 +283,14 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
         return [*tiers, [AnswerSpan(cell, "last_line") for cell in cells
                          if _WORD.search(cell)]], caveats
     if wordy and not enumerates(wordy[-1]):  # "Ranking: 1. Minor 2. Major" closes no answer
-        last = wordy[-1]
+        last = after_interruption(wordy[-1])  # "Major... no, it is lowered. Minor."
         every = _sentences(last)  # "Thank you …", "… wait, no,", "Loop 1: …"
         sentences = without_listing(without_courtesy(without_taken_back(every)))
         corrected = corrected_closing(every, sentences, _CORRECTION)  # "A. … Wait, … B. …"
         if _word_count(last) <= MAX_FALLBACK_WORDS:
-            # Short lines just above the last are read with it, so "A\nB" is two answers.
-            above = []
-            for line in reversed(wordy[-1 - _MAX_TRAILING_LINES:-1]):
+            # Short lines just above the last are read with it, so "A\nB" is two answers
+            above = []  # (unless the last line corrects: "B. …\nScratch that, … A. …")
+            for line in reversed([] if corrected else wordy[-1 - _MAX_TRAILING_LINES:-1]):
                 if _word_count(line) > MAX_TRAILING_WORDS or _STEP_LINE.match(line):
                     break
                 above.insert(0, AnswerSpan(line, "last_line"))

@@ -37,7 +37,10 @@ ADMISSION = re.compile(
 # Words saying the answer given is being corrected: "Correcting: ...", "so I'll revise".
 REVISION = re.compile(
     ADMISSION.pattern + r"|\bcorrect(?:ion|ing)\b|\brevis(?:e|ed|ing)\b"
-    r"|\bI\s+(?:missed|misheard|miscounted|misjudged|overlooked)\b|\bscratch\s+that\b"
+    r"|\bI\s+(?:missed|misheard|mis[a-z]{3,}ed|mistook|overlooked)\b|\bscratch\s+that\b"
+    # "I had the loops reversed", "I had the order of the notes backwards" (round 20)
+    r"|\bI\s+had\s+(?:the|my)\s+(?:[^\W\d_]+\s+){1,4}?(?:reversed|backwards|swapped|mixed\s+up"
+    r"|the\s+wrong\s+way\s+(?:round|around))\b"
     # "I reversed the order of the loops", "I mixed up the two clips": an error of the speaker's
     r"|\bI\s+(?:had\s+)?(?:reversed|swapped|mixed\s+up|confused)\s+(?:the|my)\s+"
     r"(?:order|two\b|[^\W\d_]+s\b)",
@@ -60,7 +63,20 @@ SECOND_LOOK = re.compile(
     # "… a tone lower than I first thought": a belief said to have changed
     r"|than\s+I\s+(?:first\s+|initially\s+|originally\s+)?(?:thought|said|assumed|counted))\b",
     re.IGNORECASE)
-CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern, re.IGNORECASE)
+# "Major... no, the third is lowered", "I'd say A... no, …, so B": a thought broken off and
+# denied, the answer after it the one given (round 20)
+INTERRUPTION = re.compile(r"(?:\.{3}|\u2026)\s*no\s*[,;:.!\u2014\u2013]", re.IGNORECASE)
+CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern + "|" + INTERRUPTION.pattern,
+                        re.IGNORECASE)
+
+
+def after_interruption(said: str | None) -> str | None:
+    """What an answer sentence says after its last broken-off and denied thought ("A... no,
+    …, so B" gives "…, so B"); ``said`` itself when it breaks off none."""
+    if said is None:
+        return None
+    ends = [found.end() for found in INTERRUPTION.finditer(said)]
+    return said[ends[-1]:] if ends else said
 
 # An answer taken back in the same span with no new one: "It is a violin. Actually no.",
 # "Violin - wait, no.", "scratch that": a changed mind, never the answer.
@@ -77,7 +93,9 @@ def without_taken_back(sentences: list[str]) -> list[str]:
     """``sentences`` without those above the last that take their own answer back ("The excerpt
     descends - wait, no, that's the second half.", "Scratch my first impression that they
     differed;"): a grader reads the answer given after them. A sentence opening on the take-back
-    ("No, wait - it's A.") gives its new answer and is kept."""
+    ("No, wait - it's A.") gives its new answer and is kept. A thought broken off and denied
+    ("I'd say A... no, …") is left out of its sentence."""
+    sentences = [kept for sentence in sentences if (kept := after_interruption(sentence).strip())]
     kept = [sentence for sentence in sentences[:-1]
             if not _SCRATCHED_OPENING.match(sentence)
             and not ((found := TAKEN_BACK.search(sentence)) and sentence[:found.start()].strip(

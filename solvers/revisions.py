@@ -25,8 +25,9 @@ MAX_BARE_VALUE_WORDS = 3
 _WORD = re.compile(r"[^\W_]+")
 _NAMED_ANSWER = re.compile(r"\b(?:answer|choice|pick)\b", re.IGNORECASE)
 _REVISED = re.compile(
-    r"(?:^|(?<=[.!?;\u2014\u2013])\s)\W{0,3}(?:(?:so|ok(?:ay)?|hmm+|then|actually|wait|well)"
-    r"\W{1,3}){0,3}"
+    # "…, so I'll revise: B. No, …" (round 20): after a comma only a first person with "so"
+    r"(?:(?:^|(?<=[.!?;\u2014\u2013])\s)\W{0,3}(?:(?:so|ok(?:ay)?|hmm+|then|actually|wait|well)"
+    r"\W{1,3}){0,3}|,\s*(?:and\s+)?so\s+(?=I\b))"
     r"(?:(?:correcting|changing|switching|revising|updating|amending)"
     rf"(?:\s+{_ANSWER})?\s+to\b"
     r"|I\s*(?:['\u2019]ll|\s+will|['\u2019]m\s+going\s+to|\s+am\s+going\s+to)\s+"

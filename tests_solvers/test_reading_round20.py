@@ -11,6 +11,8 @@ import pytest
 
 from solvers.caveats import split_caveat
 from solvers.reading import HEDGE, pitch_answer_reader
+from solvers.retractions import after_interruption
+from solvers.revisions import revised_answer
 from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY
 
 # --- 1. Caveats: masking, hard to confirm, not obvious, "and I'm not fully sure" -------------
@@ -76,3 +78,48 @@ def test_a_pitch_with_a_masking_caveat_is_read(reply, key) -> None:
 def test_a_pitch_with_a_masking_caveat_offering_another_stays_a_hedge() -> None:
     reading = pitch_answer_reader("pitch", "spn")("D3, though the noise masks it, maybe D4.")
     assert reading.answer is None and reading.error == HEDGE
+
+
+# --- 2. A changed mind: a thought broken off ("A... no, …"), an error of the speaker's ("I had
+# the loops reversed", "I mistimed …"), a correction opening the last line, "…, so I'll revise:"
+
+
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (QUALITY, "Diminished... no, the fifth is perfect, not flat. Minor (B).", "B"),
+    (QUALITY, "I'd go with D... no, the top note sits a perfect fifth above the root, so A.",
+     "A"),
+    (QUALITY, "C. Diminished\n\nScratch that, the fifth is perfect. B. Minor", "B"),
+    (METER, "Final Answer: B\n\nHmm, thinking it over, I had the two groupings reversed: the "
+            "accent falls every second beat. Final Answer: A", "A"),
+    (METER, "A — wait, I mistimed where the bar begins. Counting from the downbeat, it's "
+            "triple: B.", "B"),  # main read A: the answer taken back
+    (PROGRESSIONS, "Yes, they're the same.\nThe bass moves differently in bar 3, so I'll "
+                   "revise: no, they are different progressions.", "no"),
+])
+def test_a_changed_mind_gives_the_answer_after_it(reader, reply, answer) -> None:
+    assert reader(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (QUALITY, "Major... no."),  # taken back, nothing after it (main read A)
+    (QUALITY, "The answer is A... no."),
+    (QUALITY, "Major... no, it could be minor or major."),  # a doubt after the break
+    (QUALITY, "C. Diminished\nB. Minor"),  # two answers with no correction
+    # "I had the fifth right" corrects nothing: two final answers stay a hedge
+    (QUALITY, "Final Answer: C\n\nThinking it over, I had the fifth right. Final Answer: B"),
+])
+def test_a_broken_off_thought_or_an_uncorrected_second_answer_gives_no_answer(reader,
+                                                                               reply) -> None:
+    assert reader(reply).answer is None
+
+
+def test_a_revision_after_a_comma_needs_a_first_person() -> None:
+    assert revised_answer("The third is low, so I'll revise: B. Minor") == "B. Minor"
+    assert revised_answer("The third is low, so changing to B.") is None
+    assert revised_answer("The bass drops, changing to minor in the bridge.") is None
+
+
+@pytest.mark.parametrize("reply", ["Major... no, it's minor.", "Major… no — minor."])
+def test_after_interruption_keeps_what_follows_the_last_break(reply) -> None:
+    assert after_interruption(reply).strip(" ,—") in ("it's minor.", "minor.")
+    assert after_interruption("Major... no idea.") == "Major... no idea."
