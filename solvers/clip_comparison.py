@@ -32,7 +32,8 @@ _DEGREE = r"(?:(?:clearly|much|far|a\s+lot|a\s+bit|slightly|noticeably|definitel
 _MEASURE_WORDS = {
     "syncopated": r"(?:syncopation|off-?\s?beats?(?:\s+(?:hits|accents|notes|kicks|snares|"
                   r"strokes))?|(?:accents|hits|notes|kicks|strokes)\s+(?:off|between)\s+the\s+"
-                  r"(?:main\s+)?beats?)",
+                  r"(?:main\s+)?beats?|(?:pushed|placed|landing|lands?|falling|falls?|set)\s+off\s+the"
+                  r"\s+(?:main\s+)?beats?)",  # "hits are pushed off the beat" (round 20)
 }
 _OPTION_CLAIM = re.compile(r"\bis\s+more\s+(?P<adj>[a-z-]+)", re.IGNORECASE)
 _DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure|uncertain|"
@@ -79,12 +80,20 @@ class ClipComparison:
             (rf"{_CLIP}\s+(?:is|sounds|feels|seems)\s+{_DEGREE}{less}", False),
             (rf"{_CLIP}\s+(?:is\s+not|isn['\u2019]t|is\s+hardly|has\s+no|has\s+hardly\s+any|"
              rf"has\s+zero)\s+(?:real\s+)?{none}", False),
+            # "Excerpt 1 is not the syncopated one", "it's the second loop whose hits are
+            # pushed off the beat": the clip denied, or singled out by a cleft (round 20)
+            (rf"{_CLIP}\s+(?:is\s+not|isn['\u2019]t)\s+the\s+(?:more\s+)?{none}\s+"
+             rf"(?:one|{_CLIP_NOUN})\b", False),
+            (rf"\b(?:it|that)(?:['\u2019]s|\s+is)\s+{_CLIP}\s+(?:whose|that|which|where)\s+"
+             rf"[^.;!?,:\u2014\u2013]{{0,80}}?\b{none}", True),
         ]
         if has_more:
             self.patterns.append((rf"{_CLIP}\s+(?:has|contains|shows|carries)\s+{_DEGREE}"
                                   rf"(?:many\s+)?{has_more}", True))
         self.patterns = [(re.compile(p, re.IGNORECASE), answer) for p, answer in self.patterns]
         self.property = re.compile(rf"\b{none}", re.IGNORECASE)
+        self.property_after = re.compile(rf"\s*(?:in|by|for|on)\s+(?:terms\s+of\s+)?{none}\b",
+                                         re.IGNORECASE)
 
     def _ranked_first(self, text: str) -> set[int]:
         """The clip a strict ranking after the property's name puts on top ("Ranking by
@@ -93,7 +102,8 @@ class ClipComparison:
         for match in _RANKING.finditer(text):
             first = _ORDINAL[(match.group("ord") or match.group("num")).casefold()]
             second = _ORDINAL[(match.group("ord2") or match.group("num2")).casefold()]
-            if first != second and self.property.search(text[:match.start()]):
+            named_after = self.property_after.match(text, match.end())  # "… in syncopation"
+            if first != second and (self.property.search(text[:match.start()]) or named_after):
                 tops.add(first if match.group("op") in (">", "\u226b") else second)
         return tops
 

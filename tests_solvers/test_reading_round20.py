@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from solvers.caveats import split_caveat
-from solvers.reading import HEDGE, pitch_answer_reader
+from solvers.reading import HEDGE, choice_reader, pitch_answer_reader
 from solvers.retractions import after_interruption
 from solvers.revisions import revised_answer
 from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY
@@ -123,3 +123,34 @@ def test_a_revision_after_a_comma_needs_a_first_person() -> None:
 def test_after_interruption_keeps_what_follows_the_last_break(reply) -> None:
     assert after_interruption(reply).strip(" ,—") in ("it's minor.", "minor.")
     assert after_interruption("Major... no idea.") == "Major... no idea."
+
+
+# --- 3. Two clips compared: the property named after a ranking, a clip denied as "the …
+# one", a cleft ("it's loop 2 that has its kicks falling off the beat")
+
+SYNCOPATED = choice_reader({"A": "The rhythm in Excerpt 1 is more syncopated.",
+                            "B": "The rhythm in Excerpt 2 is more syncopated."})
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Loop 1 > Loop 2 in syncopation.", "A"),
+    ("Clip 2 > clip 1 by syncopation, clearly.", "B"),
+    ("The second clip isn't the syncopated one; it's the first.", "A"),
+    ("Excerpt 2 is not the syncopated one.", "A"),
+    ("So it's loop 2 that has its kicks falling off the beat.", "B"),
+    ("Listening closely, it's the first excerpt whose snares are pushed off the beat.", "A"),
+])
+def test_a_comparison_of_two_clips_in_a_new_form_is_read(reply, answer) -> None:
+    assert SYNCOPATED(reply).answer == answer
+
+
+@pytest.mark.parametrize("reply", [
+    "Excerpt 2 > Excerpt 1 in tempo.",  # ranked by another property
+    "Excerpt 2 is not the syncopated one, or maybe it is.",  # a doubt
+    "It's the first loop whose kicks sit on the beat.",  # the cleft names no syncopation
+    "Maybe it's the first loop whose hits are pushed off the beat.",
+    # the cleft's clause stops at its comma: the property belongs to the other clip
+    "It's the second loop that is louder, but the first has hits pushed off the beat.",
+])
+def test_a_comparison_naming_another_property_or_doubting_gives_no_answer(reply) -> None:
+    assert SYNCOPATED(reply).answer is None
