@@ -80,9 +80,10 @@ class ClipComparison:
             (rf"{_CLIP}\s+(?:is|sounds|feels|seems)\s+{_DEGREE}{less}", False),
             (rf"{_CLIP}\s+(?:is\s+not|isn['\u2019]t|is\s+hardly|has\s+no|has\s+hardly\s+any|"
              rf"has\s+zero)\s+(?:real\s+)?{none}", False),
-            # "Excerpt 1 is not the syncopated one", "it's the second loop whose hits are
-            # pushed off the beat": the clip denied, or singled out by a cleft (round 20)
-            (rf"{_CLIP}\s+(?:is\s+not|isn['\u2019]t)\s+the\s+(?:more\s+)?{none}\s+"
+            # "Excerpt 1 is not the syncopated one" (never "… not the more syncopated one",
+            # round 6), "it's the second loop whose hits are pushed off the beat": the clip
+            # denied, or singled out by a cleft (round 20)
+            (rf"{_CLIP}\s+(?:is\s+not|isn['\u2019]t)\s+the\s+{none}\s+"
              rf"(?:one|{_CLIP_NOUN})\b", False),
             (rf"\b(?:it|that)(?:['\u2019]s|\s+is)\s+{_CLIP}\s+(?:whose|that|which|where)\s+"
              rf"[^.;!?,:\u2014\u2013]{{0,80}}?\b{none}", True),
