@@ -365,7 +365,7 @@ def _forms(text: str) -> list[str]:
     forms = [text]
     if paren and after.strip():
         forms += [before, after.split(")")[0]]
-    return forms
+    return forms + [re.sub(r"(?i)\band\s+then\b", "then", form) for form in forms]  # "X then Y"
 
 
 def _tokens(text: str) -> list[_Token]:

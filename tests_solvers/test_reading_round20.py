@@ -13,7 +13,7 @@ from solvers.caveats import split_caveat
 from solvers.reading import HEDGE, choice_reader, pitch_answer_reader
 from solvers.retractions import after_interruption
 from solvers.revisions import revised_answer
-from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY
+from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY, SHAPES
 
 # --- 1. Caveats: masking, hard to confirm, not obvious, "and I'm not fully sure" -------------
 
@@ -154,3 +154,23 @@ def test_a_comparison_of_two_clips_in_a_new_form_is_read(reply, answer) -> None:
 ])
 def test_a_comparison_naming_another_property_or_doubting_gives_no_answer(reply) -> None:
     assert SYNCOPATED(reply).answer is None
+
+
+# --- 4. An option's "X and then Y" said as "X then Y" -----------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Ascending then descending, answer A.", "A"),
+    ("Descending then ascending.", "B"),
+    ("Not ascending then descending; it's descending then ascending.", "B"),
+])
+def test_an_option_said_without_its_and_is_read(reply, answer) -> None:
+    assert SHAPES(reply).answer == answer
+
+
+@pytest.mark.parametrize("reply", [
+    "Ascending, then descending, then ascending again.",  # neither shape alone
+    "Ascending then descending, or maybe descending then ascending.",
+])
+def test_two_shapes_said_without_their_and_stay_a_hedge(reply) -> None:
+    assert SHAPES(reply).answer is None
