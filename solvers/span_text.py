@@ -125,11 +125,17 @@ REFUSAL_OF_QUESTION = re.compile(
     re.IGNORECASE)
 
 
+# A parenthesis closing the span explains the answer before it ("G4 (the vibrato swings about
+# 30 cents around it)."): it is still read whole for another answer, but is no prose (round 20)
+_CLOSING_PARENTHESIS = re.compile(r"(?<=\S)\s*\([^()\n]*\)\W*$")
+
+
 def is_plain_statement(text: str) -> bool:
     """Whether a fallback span (the last line or sentence) may be read as an answer at all."""
     if _REFUSAL.search(text):
         return False
-    prose = [w for w in _ORDINARY_WORD.findall(text) if w.casefold() not in _ANSWER_VOCABULARY]
+    stated = _CLOSING_PARENTHESIS.sub("", text)
+    prose = [w for w in _ORDINARY_WORD.findall(stated) if w.casefold() not in _ANSWER_VOCABULARY]
     return len(prose) <= MAX_FALLBACK_PROSE_WORDS
 
 

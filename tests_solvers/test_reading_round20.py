@@ -174,3 +174,22 @@ def test_an_option_said_without_its_and_is_read(reply, answer) -> None:
 ])
 def test_two_shapes_said_without_their_and_stay_a_hedge(reply) -> None:
     assert SHAPES(reply).answer is None
+
+
+# --- 5. A pitch with a closing parenthesis that explains it ---------------------------------
+
+
+@pytest.mark.parametrize(("reply", "key"), [
+    ("Centre of the note: B3 (the tremolo wavers by about 20 cents around it).", 59),
+    ("Most likely D5 (its vibrato is wide, roughly a quarter tone each way).", 74),
+])
+def test_a_pitch_before_an_explaining_parenthesis_is_read(reply, key) -> None:
+    assert pitch_answer_reader("pitch", "spn")(reply).answer.keys == (key,)
+
+
+@pytest.mark.parametrize("reply", [
+    "B3 (or maybe C4, the tremolo is wide).",  # the parenthesis offers another pitch
+    "I think it is B3 (though honestly it might be anything between A3 and C4).",
+])
+def test_a_parenthesis_offering_another_pitch_gives_no_answer(reply) -> None:
+    assert pitch_answer_reader("pitch", "spn")(reply).answer is None
