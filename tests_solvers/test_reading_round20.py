@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import pytest
 
+from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
-from solvers.reading import HEDGE, choice_reader, pitch_answer_reader
+from solvers.reading import HEDGE, choice_reader, pitch_answer_reader, yes_no_reader
 from solvers.retractions import after_interruption
 from solvers.revisions import revised_answer
 from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY, SHAPES
@@ -193,3 +194,25 @@ def test_a_pitch_before_an_explaining_parenthesis_is_read(reply, key) -> None:
 ])
 def test_a_parenthesis_offering_another_pitch_gives_no_answer(reply) -> None:
     assert pitch_answer_reader("pitch", "spn")(reply).answer is None
+
+
+# --- 6. A denied move said with "are" / "is": "None of the hits are displaced" -------------------
+
+RHYTHMS = yes_no_reader(SAME_RHYTHM)
+
+
+@pytest.mark.parametrize("reply", [
+    "None of the strokes are shifted; both bars land together.",
+    "No kicks are moved between the two takes.",
+    "Not one snare is displaced.",
+])
+def test_a_denied_move_with_a_present_copula_is_sameness(reply) -> None:
+    assert RHYTHMS(reply).answer == "yes"
+
+
+@pytest.mark.parametrize("reply", [
+    "None of the strokes are shifted until bar 3.",  # a move later on
+    "No kicks are moved, but one snare is added.",  # a difference after a turn
+])
+def test_a_denied_move_with_a_later_difference_is_no_sameness(reply) -> None:
+    assert RHYTHMS(reply).answer != "yes"
