@@ -2,19 +2,21 @@
 know (a sound that masks a part, a cause that makes a part hard to confirm or makes it hard to
 be *fully* sure, a part that is not obvious or sounds incomplete, a part's state joined to the
 doubt by "and", a closing "I'm fairly sure") were read as doubts where a grader reads the
-answer. Every phrasing here was written for these tests; each group has near misses that must
-keep their reading (true hedges stay hedges)."""
+answer; so were changes of mind ("A... no, …, so B", "I had the loops reversed"), two clips
+compared in new forms, an option's "X and then Y" said "X then Y", a pitch before an explaining
+parenthesis and a denied move said with "are". Every phrasing here was written for these
+tests; each group has near misses that must keep their reading (true hedges stay hedges)."""
 
 from __future__ import annotations
 
 import pytest
 
-from fixtures.muse.rhythm_definitions import SAME_RHYTHM
 from solvers.caveats import split_caveat
-from solvers.reading import HEDGE, choice_reader, pitch_answer_reader, yes_no_reader
+from solvers.reading import HEDGE, pitch_answer_reader
 from solvers.retractions import after_interruption
 from solvers.revisions import revised_answer
-from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY, SHAPES
+from tests_solvers.test_reading_round14 import WHICH_SYNCOPATED
+from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY, RHYTHMS, SHAPES
 
 # --- 1. Caveats: masking, hard to confirm, not obvious, "and I'm not fully sure" -------------
 
@@ -129,8 +131,7 @@ def test_after_interruption_keeps_what_follows_the_last_break(reply) -> None:
 # --- 3. Two clips compared: the property named after a ranking, a clip denied as "the …
 # one", a cleft ("it's loop 2 that has its kicks falling off the beat")
 
-SYNCOPATED = choice_reader({"A": "The rhythm in Excerpt 1 is more syncopated.",
-                            "B": "The rhythm in Excerpt 2 is more syncopated."})
+SYNCOPATED = WHICH_SYNCOPATED  # MUSE's two options: "The rhythm in Excerpt 1 is more syncopated."
 
 
 @pytest.mark.parametrize(("reply", "answer"), [
@@ -197,9 +198,6 @@ def test_a_parenthesis_offering_another_pitch_gives_no_answer(reply) -> None:
 
 
 # --- 6. A denied move said with "are" / "is": "None of the hits are displaced" -------------------
-
-RHYTHMS = yes_no_reader(SAME_RHYTHM)
-
 
 @pytest.mark.parametrize("reply", [
     "None of the strokes are shifted; both bars land together.",
