@@ -22,7 +22,7 @@ _WORD = r"[^\W\d_]+"
 _DENIED_MOVE = re.compile(
     rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?"
     r"|none\s+of\s+(?:the|their|its|these|those))"  # "None of the hits differ"
-    rf"((?:\s+{_WORD}){{1,2}}?)\s+(?:(?:was|were|is|are|has|have|had|got)\s+(?:been\s+)?)?"
+    rf"((?:\s+{_WORD}){{1,2}}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?"
     r"(?:moved|moves|shifted|shifts"
     r"|displaced|altered|changed|changes|differs|differ)\b(?!.*\b(?:until|till|before|after|later|but|however"
     r"|though|although|yet|except|apart|add|adds|added|extra|new|missing|drops|dropped"
