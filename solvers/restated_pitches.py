@@ -60,11 +60,10 @@ def restated_otherwise(reply: str, key: int, notation: str) -> bool:
         if _names_the_tone_otherwise(sentence, key, notation):
             return True
         turns = [found.end() for found in _TURN.finditer(sentence)]
-        statement = _IN_MIDI.sub(_as_midi, sentence[turns[-1]:] if turns else sentence)
-        statement = _FUNDAMENTAL.sub("  ", prepared(statement))
-        if _NOT_PLAIN.search(statement):
+        mentions = _plain_mentions(sentence[turns[-1]:] if turns else sentence, notation)
+        if mentions is None:
             continue
-        primary, restated = pitch_mentions(statement, notation)
+        primary, restated = mentions
         if {pitch.midi_note for pitch in primary} != {key}:
             continue
         if any(pitch.midi_note != key for other in _RESTATING_NOTATIONS
@@ -80,12 +79,19 @@ def _names_the_tone_otherwise(sentence: str, key: int, notation: str) -> bool:
     head, *tail = _APPOSITION.split(sentence, maxsplit=1)
     if not _IDENTIFIES.match(head) or tail and _CHANGE.search(tail[0]):
         return False  # "It's C3, but listening again, B2": a changed mind, not a restatement
-    statement = _FUNDAMENTAL.sub("  ", prepared(_IN_MIDI.sub(_as_midi, head)))
-    if _NOT_PLAIN.search(statement):
+    mentions = _plain_mentions(head, notation)
+    if mentions is None:
         return False
-    primary, restated = pitch_mentions(statement, notation)
+    primary, restated = mentions
     named = {pitch.midi_note for other in _RESTATING_NOTATIONS for pitch in restated[other]}
     return not primary and len(named) == 1 and named != {key}
+
+
+def _plain_mentions(statement: str, notation: str) -> tuple[list, dict[str, list]] | None:
+    """The pitches a statement names (``pitch_mentions``), "in MIDI" and references resolved;
+    None when it compares, turns or offers alternatives, and so restates nothing."""
+    statement = _FUNDAMENTAL.sub("  ", prepared(_IN_MIDI.sub(_as_midi, statement)))
+    return None if _NOT_PLAIN.search(statement) else pitch_mentions(statement, notation)
 
 
 def _as_midi(match: re.Match) -> str:

@@ -12,7 +12,8 @@ output in files the caller reads. Everything the command does is the real code p
 same result as a new interpreter: ``[sys.executable, "-m", module, ...]`` run from the
 repository, output captured, no stdin, no ``preexec_fn`` or other process settings, and no
 ``PYTHON*`` variable that differs from the server's (those act at interpreter start, like
-``PYTHONPATH``; one that names only the repository changes nothing). Anything else, and every
+``PYTHONPATH``; one that names only the repository changes nothing, and the child sets
+``sys.dont_write_bytecode`` for ``PYTHONDONTWRITEBYTECODE``). Anything else, and every
 command under ``EARTEST_TESTS_COLD=1``, goes to ``subprocess.run``; so do tests that stop,
 signal or limit a process: they use ``Popen``.
 ``tests_solvers/conftest.py`` installs it as ``subprocess.run`` for the suite.
