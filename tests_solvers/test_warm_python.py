@@ -160,3 +160,24 @@ def test_a_forked_copy_of_the_test_process_starts_its_own_interpreters():
     assert parent_of_probe == fork_pid  # a new interpreter, started by the fork itself
     seen, done = _probe()
     assert done.returncode == 0 and seen["parent"] == warm_python._SERVER.process.pid
+
+
+def test_what_an_import_prints_in_the_server_never_reads_as_a_reply(monkeypatch):
+    """With ``CI`` set (as on CI machines) pyfluidsynth prints where it found its library when
+    imported, and the server imports it (through pretty_midi) before its first reply. That line
+    once reached the caller as the first reply, and every later command took the reply of the
+    one before."""
+    ci = {**os.environ, "CI": "1"}
+    printed = warm_python._REAL_RUN([sys.executable, "-c", "import fluidsynth"], env=ci,
+                                    capture_output=True, text=True, timeout=120)
+    assert "fluidsynth" in printed.stdout  # the trigger is real: the import prints
+    server = warm_python._Server()
+    server.environment = ci
+    monkeypatch.setattr(warm_python, "_SERVER", server)
+    try:
+        for code in (3, 0, 6):
+            seen, done = _probe(env={**ci, "WARM_PROBE_EXIT": str(code)})
+            assert done.returncode == code and seen["parent"] == server.process.pid
+            assert done.stdout.count("\n") == 1  # the probe's own line and nothing else
+    finally:
+        server.stop()

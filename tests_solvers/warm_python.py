@@ -18,7 +18,8 @@ command under ``EARTEST_TESTS_COLD=1``, goes to ``subprocess.run``; so do tests 
 signal or limit a process: they use ``Popen``.
 ``tests_solvers/conftest.py`` installs it as ``subprocess.run`` for the suite.
 
-Each request carries a number its reply repeats. A caller interrupted while it waits (an
+Replies travel on a descriptor of their own (what an import prints goes to stderr), and each
+request carries a number its reply repeats. A caller interrupted while it waits (an
 exception, a signal) kills the server and everything it started, so no reply is ever taken for
 another request's; a forked copy of the test process never uses the server.
 """
@@ -111,17 +112,22 @@ def serve() -> None:
     """The server: a JSON request a line on stdin, a JSON reply a line on stdout."""
     import gc
 
+    # replies go on a descriptor of their own: whatever an import prints (pyfluidsynth prints
+    # where it found its library when ``CI`` is set) goes to stderr, never into a reply
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
     warm_imports()
     # what is imported stays out of the collector's way: without this every child's garbage
     # collections walk (and so copy) the whole imported heap, which costs most of the saving
     gc.freeze()
-    requests, replies = sys.stdin.buffer, sys.stdout.buffer
+    requests = sys.stdin.buffer
     for line in iter(requests.readline, b""):
         request = json.loads(line)
         sys.stdout.flush()
         sys.stderr.flush()
         pid = os.fork()
         if pid == 0:
+            replies.close()  # the command's own output never reaches the replies
             run_module_here(request["module"], request["args"], request["cwd"], request["env"],
                             request["stdout"], request["stderr"])
         reply = {"id": request["id"], "returncode": _wait(pid, request["timeout_s"])}
@@ -207,14 +213,25 @@ class _Server:
         except BaseException:
             self.abandon()
             raise
-        reply = json.loads(line) if line else None
+        reply = _parsed_reply(line)
         if reply is None or reply.get("id") != request["id"]:
             self.abandon()
+            said = "died" if not line else "answered another request" if reply else \
+                f"wrote {line[:200]!r}, not a reply,"
             raise RuntimeError(
-                f"the warm test server {'died' if reply is None else 'answered another request'}"
-                f" running {request['module']} {' '.join(request['args'])}; rerun with "
+                f"the warm test server {said} running {request['module']} "
+                f"{' '.join(request['args'])}; rerun with "
                 f"{COLD_VARIABLE}=1 to run each command in a new interpreter")
         return reply["returncode"]
+
+
+def _parsed_reply(line: bytes) -> dict | None:
+    """The server's reply, or None for an empty or foreign line."""
+    try:
+        reply = json.loads(line)
+    except ValueError:
+        return None
+    return reply if isinstance(reply, dict) else None
 
 
 def _server_environment() -> dict[str, str]:
