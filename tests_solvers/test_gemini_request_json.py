@@ -4,6 +4,7 @@ would send for the same body, without the JSON encoder running over the media's 
 # ruff: noqa: F811 (test arguments name the fixtures imported from gemini_fixtures)
 from __future__ import annotations
 
+import base64
 import json
 
 import pytest
@@ -80,3 +81,39 @@ def test_the_backend_sends_those_bytes_through_the_sdk(server, audio_request):
     assert sent.headers["x-goog-api-key"] == KEY
     assert sent.headers["content-type"] == "application/json"
     assert reply.finish_reason == "stop" and reply.text
+
+
+def test_each_clip_is_encoded_once_while_it_fits(tmp_path, monkeypatch):
+    """A run cycles through its clips once per shot and strategy: each is encoded once while
+    the memo's size allows (a memo of 32 entries encoded the core run's 114 clips 534 times),
+    and the oldest goes first when it does not."""
+    import hashlib
+
+    from fixtures.backends import base
+
+    encoded: list[str] = []
+    real = base._base64_of
+
+    def counted(path: str, sha256: str, urlsafe: bool) -> str:
+        encoded.append(path)
+        return real(path, sha256, urlsafe)
+
+    monkeypatch.setattr(base, "_base64_of", counted)
+    monkeypatch.setattr(base, "_BASE64_MEMO", base._Base64Memo(limit_chars=40 * 1400))
+    parts = []
+    for index in range(40):
+        data = index.to_bytes(2, "big") * 500  # 1,000 bytes: 1,336 characters of base64
+        (path := tmp_path / f"clip{index}.wav").write_bytes(data)
+        parts.append(base.MediaPart(path, hashlib.sha256(data).hexdigest(), "audio/wav"))
+    for _ in range(3):
+        assert [base64.urlsafe_b64decode(p.base64(urlsafe=True)) for p in parts] == \
+            [p.read_bytes() for p in parts]
+    assert len(encoded) == 40
+    base._BASE64_MEMO.limit_chars = 10 * 1400  # ten fit: the next clip drops the oldest
+    (path := tmp_path / "new.wav").write_bytes(b"new" * 300)
+    base.MediaPart(path, hashlib.sha256(b"new" * 300).hexdigest(), "audio/wav").base64()
+    assert base._BASE64_MEMO.chars <= 10 * 1400 and len(encoded) == 41
+    parts[-1].base64(urlsafe=True)  # among the most recent: still held
+    assert len(encoded) == 41
+    parts[0].base64(urlsafe=True)  # the oldest: dropped, encoded again
+    assert len(encoded) == 42 and encoded[-1] == str(parts[0].path)
