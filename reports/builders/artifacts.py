@@ -266,7 +266,7 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict,
         + "\n",
     )
     report_tables: dict[str, pd.DataFrame | str] = (
-        dict(html.report_tables(df, chance)) if len(df) else {}
+        dict(html.report_tables(df, chance, summary)) if len(df) else {}
     )
     if not pitch.empty:
         pitch_table = pitch_tables.pitch_table(pitch_summary)

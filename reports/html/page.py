@@ -105,7 +105,7 @@ table.trials tr.wrong td.verdict, table.trials tr.no-answer td.verdict { color: 
 
 
 def report_tables(
-    df: pd.DataFrame, chance: Mapping[str, float] = CHANCE
+    df: pd.DataFrame, chance: Mapping[str, float] = CHANCE, summary: pd.DataFrame | None = None
 ) -> dict[str, pd.DataFrame]:
     """The tables a run report shows, by section title, built from trial records.
 
@@ -118,9 +118,10 @@ def report_tables(
     * Transcription F1 -- LogicLM input quality per (task, label, modality).
 
     Tables carry an ``attrs["caption"]`` explaining them; :func:`render_report` prints any
-    DataFrame's caption above the table.
+    DataFrame's caption above the table. ``summary``: ``cell_summary(df)`` when the caller
+    has it already (a run's report builds it once for Table 1, the CSV and summary.json).
     """
-    summary = cell_summary(df)
+    summary = cell_summary(df) if summary is None else summary
     accuracy = table1(summary, chance)
     accuracy.attrs["caption"] = (
         "Cell: accuracy in percent [Wilson 95 % interval] and n, the trials counted; excl=k "
