@@ -13,6 +13,7 @@ from functools import partial
 
 from .asking_back import unless_asking_back
 from .choices import ChoiceReader
+from .closing_inner import answer_inside_closing
 from .counted_answers import counted_total, level_rank
 from .elimination import option_left
 from .option_tails import option_ending
@@ -57,6 +58,9 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
         if total is not None and alone:  # in total."
             return unless_asking_back(Reading(total, "last_sentence", None, "counted_total"),
                                       reply)
+        if (inner := answer_inside_closing(reply, reader)) is not None:  # "To my ear it is a
+            return unless_asking_back(  # major chord, with …", "a bright triad (major), …"
+                Reading(inner, "last_sentence", None, "inside_closing"), reply)
     # "diminshed", "Final Answer: Trumpt", "steel drum" (round 18); and a hedge only for want of
     # the word misspelt ("Compoud duple time 6/8" names duple and 6/8 until "compound" is read)
     if len(reply) <= MAX_ELIMINATION_CHARS \

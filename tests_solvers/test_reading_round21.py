@@ -1,7 +1,9 @@
 """Issue 30, round 21: the declines left in every blind set. A count question's answer said as
 the total of the counted thing ("… so the pattern has four off-beat hits in total."), numbers
 of bars or per bar read as options, a level named by its rank ("the highest level offered"),
-a caveat that states a condition of a part with no doubt word ("though it passes quickly").
+a caveat that states a condition of a part with no doubt word ("though it passes quickly"),
+an answer inside a long closing sentence (its opening clause, a concluding bracket), and what
+"rather than" sets aside.
 Every phrasing here was written for these tests; each group has near misses that must keep
 their reading (true hedges stay hedges)."""
 
@@ -12,6 +14,7 @@ import pytest
 from fixtures.tasks.definitions import CHORD, SYNCOPATION
 from solvers.counted_answers import counts_of, without_part_counts
 from solvers.reading import HEDGE, choice_reader
+from tests_solvers.test_reading_round14 import SAME
 from tests_solvers.test_reading_round16 import KEYS, ODDBALL, PROGRESSIONS, QUALITY, RHYTHMS
 
 GROUPS = choice_reader({"A": "Groups of 3", "B": "Groups of 4", "C": "Groups of 5"})
@@ -145,3 +148,52 @@ def test_a_stated_condition_of_a_part_is_a_caveat(reader, reply: str, answer: st
 def test_a_stated_condition_that_offers_changes_or_negates_stays_a_hedge(reader,
                                                                          reply: str) -> None:
     assert reader(reply).answer is None
+
+
+# --- 4. An answer inside the closing sentence: its opening clause or a concluding bracket ----
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("By ear it is an augmented chord, with the top note pulling upward, which gives it an "
+     "unsettled colour.", "D"),  # the opening clause of a long closing sentence
+    ("The arpeggio climbs a root, a minor third and a tritone (so this is option C), and "
+     "the block chord sounds tense and dark.", "C"),  # a parenthesis that concludes
+    ("A dark, tense sonority (diminished), voiced low on the piano with the root doubled at the "
+     "top.", "C"),  # the quality right after the thing asked about
+    ("The chord is a plain minor triad with its fifth doubled.", "B"),  # a detail of a part
+])
+def test_an_answer_inside_the_closing_sentence(reply: str, letter: str) -> None:
+    assert QUALITY(reply).answer == letter
+
+
+@pytest.mark.parametrize("reply", [
+    "By ear it is an augmented chord, with both thirds stacked major, and the top note pulling "
+    "upward.",  # another option named in a later clause
+    "It is a minor chord, with a bright major third on top, which makes it sound major.",
+    "The first chord is a major triad, the second a minor one.",
+    "This is a triad (minor or major), hard to say.",
+    "A bright, open-sounding triad (major), though the third could be lowered.",  # a doubt
+    "It starts as a major chord, with the bass moving down.",  # for a while only
+    "The chord is not a major triad, with its third lowered.",
+    "The arpeggio climbs four semitones (major third) and then three more, with a perfect fifth "
+    "on top and a bright colour overall.",  # an interval in brackets is a part
+    "The arpeggio climbs a root and a minor third (so this is option C), and the chord is major.",
+    "The arpeggio rises through a bright triad, and the chord is major, with a flattened seventh "
+    "on top that gives it a bluesy pull.",  # a part altered changes the option
+])
+def test_an_inner_answer_with_another_option_a_doubt_or_a_part_is_no_answer(reply: str) -> None:
+    assert QUALITY(reply).answer is None
+
+
+# --- 5. What "rather than" sets aside is denied -----------------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Nah — two intervals change, so this is a new tune rather than a transposition.", "no"),
+    ("It keeps every interval, so it's a transposition as opposed to a different melody.",
+     "yes"),
+    ("It is transposed rather than identical.", None),  # "transposed, not identical": a hedge
+    ("They are rather different.", None),  # "rather" alone turns nothing
+])
+def test_what_rather_than_sets_aside_is_denied(reply: str, answer: str | None) -> None:
+    assert SAME(reply).answer == answer
