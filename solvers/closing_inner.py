@@ -3,7 +3,8 @@ round 21): in its opening clause (``To my ear it is a major chord, with the thir
 and the voicing doubles …``; ``the chord is a plain major triad with its root doubled``) or in
 a parenthesis that concludes (``… and the octave (so this is the minor option, B), and …``) or
 names the quality of the thing asked about right after it (``a bright, open-sounding triad
-(major), strummed …``).
+(major), strummed …``); or at its close, made the choice (``… make techno the clear first
+choice``, ``… leaves the violin as the obvious pick``).
 
 Read only when no tier reads an answer or a hedge. The sentence may name no other option in any
 clause (an interval, ``a minor third``, is a part and names none), and may not doubt, ask,
@@ -46,6 +47,13 @@ _CONCLUDING = re.compile(r"^\s*(?:so|hence|thus|therefore|i\.?e\.?|that\s+is|tha
 _WHOLE_NOUN = re.compile(r"\b(?:triad|chord|sonority|harmony|quality|meter|metre|time|tempo"
                          r"|instrument|timbre|genre|style|mood|contour|shape|level)\s*$",
                          re.IGNORECASE)
+# "… make techno the clear first choice", "… leaves the violin as the obvious pick"
+_MADE_CHOICE = re.compile(
+    r"\b(?:make|makes|made|making|leave|leaves|left|leaving)\s+(?P<value>[^,;:()]{1,40}?)\s+"
+    r"(?:as\s+)?the\s+(?:(?:clear|obvious|natural|safest|strongest)\s+)?(?:(?:first|top|best"
+    r"|likeliest|most\s+likely)\s+)?(?:choice|pick|answer|candidate|bet)\s*[.!]?\s*$",
+    re.IGNORECASE)
+_RANKED_FIRST = re.compile(r"(?:^|[:;.]\s+)([^:;.>]{1,40}?)\s*>(?!=)")
 _INTERVAL = re.compile(r"\b(?:major|minor|perfect|diminished|augmented)\s+(?:second|third|fourth"
                        r"|fifth|sixth|seventh|ninth|octave|2nd|3rd|4th|5th|6th|7th|9th)s?\b",
                        re.IGNORECASE)
@@ -73,6 +81,11 @@ def answer_inside_closing(reply: str, reader: ChoiceReader) -> str | None:
             letter = reader(said, "last_sentence")[0]
             if letter is not None:
                 found.add(letter)
+    made = _MADE_CHOICE.search(closing)
+    if made is not None and (letter := reader(made.group("value"), "answer_sentence")[0]):
+        found.add(letter)
+        found |= {reader(top.group(1), "answer_sentence")[0] for top in _RANKED_FIRST.finditer(
+            lines[-1])} - {None}  # "D > A > C > B": its top must be the choice made
     opening, *rest = _CLAUSE_BREAK.split(_PARENTHESIS.sub(" ", closing), maxsplit=1)
     letter = reader(_HEARD_AS.sub("", opening), "last_sentence")[0] if rest else None
     if letter is not None:  # an opening clause with more after it

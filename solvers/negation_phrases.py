@@ -37,8 +37,17 @@ JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-
           (re.compile(r"\b(?:clash(?:es|ed|ing)?\s+with|foreign\s+to|alien\s+to)\s+(?:the\s+)?"
                       r"(?:(?:home|prevailing)\s+)?(?:key|scale|tonality)\b", re.IGNORECASE),
            "out-of-key"),
-          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:belong(?:s|ing)?|fit(?:s|ting)?)\s+(?:in|to|into|with)?\s*(?:the\s+)?"
+          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:belong(?:s|ing)?|fit(?:s|ting)?)\s+(?:in|to|into|with)?\s*"
+                      r"(?:(?:the|that|this|its|their)\s+)?(?:(?:home|main|original|prevailing)\s+)?"
                       r"(?:key|scale|tonality)\b", re.IGNORECASE), " out-of-key"),
+          # "All eight notes are diatonic", "every note stays in key": no note out of key (never
+          # "not all …", nor with a limit after it: "… except the sixth"; round 21)
+          (re.compile(r"(?<!\bnot\s)\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+)?notes?\s+"
+                      r"(?:(?:of|in)\s+(?:the|this|its)\s+[\w-]+\s+)?(?:are|were|is|was|stays?|stayed|remains?|remained|sits?|lies?)\s+"
+                      r"(?:(?:all|fully|entirely|strictly|purely|completely)\s+)?(?:diatonic|in\s+"
+                      r"(?:the\s+)?key|within\s+the\s+(?:key|scale))\b(?!\s+of\b)(?![^.;!?\n]*\b(?:except|apart"
+                      r"|but|until|save|besides|other\s+than|though|although|however)\b)",
+                      re.IGNORECASE), "no out-of-key note"),
           (re.compile(r"\bwrong\s+(?:notes?|pitch(?:es)?)\b", re.IGNORECASE), "out-of-key"),
           # "a different melody rather than a transposition": what is set aside is denied, as
           # after ", not" (round 21)

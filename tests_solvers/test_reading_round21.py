@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.tasks.definitions import CHORD, SYNCOPATION
+from fixtures.tasks.definitions import CHORD, SYNCOPATION, TRANSPOSITION
 from solvers.counted_answers import counts_of, without_part_counts
 from solvers.reading import HEDGE, choice_reader
 from tests_solvers.test_reading_round14 import SAME
 from tests_solvers.test_reading_round16 import KEYS, ODDBALL, PROGRESSIONS, QUALITY, RHYTHMS
 
 GROUPS = choice_reader({"A": "Groups of 3", "B": "Groups of 4", "C": "Groups of 5"})
+GENRE = choice_reader({"A": "Reggae", "B": "Ska", "C": "Bossa nova", "D": "Techno"})
 
 # --- 1. Counts: the total of the counted thing, and numbers that count parts ----------------
 
@@ -197,3 +198,53 @@ def test_an_inner_answer_with_another_option_a_doubt_or_a_part_is_no_answer(repl
 ])
 def test_what_rather_than_sets_aside_is_denied(reply: str, answer: str | None) -> None:
     assert SAME(reply).answer == answer
+
+
+# --- 6. The choice made at the close, after a ranking ----------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("Ranking by fit: C (bossa nova) > A (reggae) > D > B. The nylon guitar and the brushed "
+     "snare make bossa nova the obvious first choice.", "C"),
+    ("The offbeat guitar chops and the walking bass line leave reggae as the clear pick.", "A"),
+])
+def test_the_choice_made_at_the_close(reply: str, letter: str) -> None:
+    assert GENRE(reply).answer == letter
+
+
+@pytest.mark.parametrize("reply", [
+    "Ranking: D > A > C > B. The nylon guitar and the brushed snare make bossa nova the first "
+    "choice.",  # the ranking's top is another option
+    "The nylon guitar and the brushed snare make bossa nova the first choice, though reggae "
+    "is possible.",
+    "The nylon guitar and the brushed snare make bossa nova the least likely choice.",
+    "Ranking by likelihood: D (techno) > A (reggae) > C > B.",  # a ranking alone, round 16
+])
+def test_a_choice_made_against_a_ranking_or_with_a_doubt_is_no_answer(reply: str) -> None:
+    assert GENRE(reply).answer is None
+
+
+# --- 7. Questions of a note out of key, and of sameness --------------------------------------
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Every note of the tune sits in key.", "no"),
+    ("All seven notes are diatonic to E minor.", "no"),
+    ("The phrase has one pitch that does not belong to its home key.", "yes"),
+    ("Not all of the notes are diatonic.", None),  # not this rule's
+    ("All the notes are diatonic except the fifth one.", None),  # a limit
+    ("All seven notes are in the key of G.", None),  # which key is not the question's
+])
+def test_notes_said_all_in_key_or_not_belonging_to_it(reply: str, answer: str | None) -> None:
+    assert ODDBALL(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("None of the kicks are displaced; both bars hit the same slots.", "yes"),
+    ("None of the hits is moved.", "yes"),
+    ("No hit is displaced.", None),  # round 3: a "no" before a noun not the question's own
+    ("None of the hits are displaced except the last one.", None),
+    ("None of the hits are displaced, but rhythm 2 adds a kick.", None),
+])
+def test_a_move_denied_of_every_part_in_the_present(reply: str, answer: str | None) -> None:
+    assert TRANSPOSITION.extract_answer(reply) == answer
