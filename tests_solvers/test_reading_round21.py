@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from fixtures.muse.registry import TASKS
 from fixtures.tasks.definitions import CHORD, SYNCOPATION, TRANSPOSITION
 from solvers.counted_answers import counts_of, without_part_counts
 from solvers.reading import HEDGE, choice_reader
@@ -248,3 +249,23 @@ def test_notes_said_all_in_key_or_not_belonging_to_it(reply: str, answer: str | 
 ])
 def test_a_move_denied_of_every_part_in_the_present(reply: str, answer: str | None) -> None:
     assert TRANSPOSITION.extract_answer(reply) == answer
+
+
+# --- 8. Two clips: the other one "too" (wrong readings found while tracing) ------------------
+
+
+@pytest.mark.parametrize("reply", [
+    "Loop 1 is more syncopated, and so is loop 2.",  # main read B (the closing "is loop 2")
+    "Loop 1 is more syncopated, and so is the second loop.",
+    "Loop 1 has more off-beat hits, but loop 2 has even more.",  # main read A
+])
+def test_the_other_clip_said_to_have_it_too_is_no_answer(reply: str) -> None:
+    assert TASKS["muse_sync_compare"].extract_answer(reply) is None
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    ("Loop 1 has even more off-beat hits than loop 2.", "A"),
+    ("The off-beats pile up in the second loop, so loop 2.", "B"),
+])
+def test_one_clip_compared_keeps_its_reading(reply: str, letter: str) -> None:
+    assert TASKS["muse_sync_compare"].extract_answer(reply) == letter
