@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from .choices import ChoiceReader, options_named
+from .choices import MAX_SPAN_CHARS, ChoiceReader, options_named
 from .reply_excerpt import clean_markup
 from .unnamed_answers import NUMBER_WORDS
 
@@ -113,7 +113,7 @@ class CountChoiceReader(ChoiceReader):
         self.counted = frozenset(heads)
 
     def __call__(self, text: str, source: str) -> tuple:
-        return super().__call__(without_part_counts(text), source)
+        return super().__call__(without_part_counts(text[:2 * MAX_SPAN_CHARS]), source)
 
 
 def counted_total(reply: str, reader: ChoiceReader) -> tuple[str | None, bool]:
