@@ -18,6 +18,7 @@ import re
 import unicodedata
 
 from .choices import ChoiceReader
+from .descriptive import INTERVAL
 from .refusals import declines
 from .reply_excerpt import clean_markup, unify_line_breaks
 
@@ -54,9 +55,6 @@ _MADE_CHOICE = re.compile(
     r"|likeliest|most\s+likely)\s+)?(?:choice|pick|answer|candidate|bet)\s*[.!]?\s*$",
     re.IGNORECASE)
 _RANKED_FIRST = re.compile(r"(?:^|[:;.]\s+)([^:;.>]{1,40}?)\s*>(?!=)")
-_INTERVAL = re.compile(r"\b(?:major|minor|perfect|diminished|augmented)\s+(?:second|third|fourth"
-                       r"|fifth|sixth|seventh|ninth|octave|2nd|3rd|4th|5th|6th|7th|9th)s?\b",
-                       re.IGNORECASE)
 _PART_WORDS = re.compile(r"\b(?:second|third|fourth|fifth|sixth|seventh|octave|semitones?"
                          r"|interval)\b", re.IGNORECASE)
 
@@ -93,7 +91,7 @@ def answer_inside_closing(reply: str, reader: ChoiceReader) -> str | None:
     if len(found) != 1:
         return None
     named = set()
-    for clause in _CLAUSE_BREAK.split(_INTERVAL.sub(" ", closing.replace("(", ",")
+    for clause in _CLAUSE_BREAK.split(INTERVAL.sub(" ", closing.replace("(", ",")
                                                      .replace(")", ","))):
         named |= reader.named(clause)[0]
     return next(iter(found)) if named <= found else None
