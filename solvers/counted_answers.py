@@ -59,9 +59,9 @@ _DOUBT_OR_LIMIT = re.compile(
     r"\?|\b(?:except|apart|other\s+than|besides|until|maybe|perhaps|possibly|probably|might"
     r"|could|may|about|around|roughly|approximately|nearly|almost|close\s+to|at\s+least"
     r"|at\s+most|or\s+so|sure|certain|confident|unsure|guess|if|whether|unless)\b"
-    rf"|\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\b", re.IGNORECASE)
+    rf"|\b{_NUMBER}\s+(?:or|to)\s+{_NUMBER}\b|[,;]\s*or\b|\bor\s+{_NUMBER}\b", re.IGNORECASE)
 # In the total's own clause: a negation, a part, one clip of two, a turn
-_NOT_THE_TOTAL = re.compile(r"\b(?:not|never|only|just|but|first|second|third|fourth|last"
+_NOT_THE_TOTAL = re.compile(r"\b(?:not|never|only|just|but|first|second|third|fourth|last|nth"
                             r"|opening|final|half|loops?\s+\d|excerpts?|clips?)\b|n['\u2019]t\b",
                             re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[,;:\u2014\u2013()]|\s-\s|\s(?=(?:so|while|whereas)\s)",

@@ -65,6 +65,8 @@ def test_numbers_of_bars_or_per_bar_are_no_option(reply: str, letter: str | None
     "Final Answer: 4 bars",
     "Four off-beat hits in total, which puts it at medium-high syncopation.",  # main read D
     "Four off-beat hits in total, so option E.",
+    "That gives six off-beat hits in total, or eight with the fill.",  # another count offered
+    "The count of off-beat hits is zero in bar 1 and two in bar 3.",  # counts of bars
 ])
 def test_a_count_that_is_no_total_or_names_another_option_is_no_answer(reply: str) -> None:
     assert SYNCOPATION.extract_answer(reply) is None
