@@ -97,7 +97,12 @@ _NOT_STATED = (r"(?!(?:may|might|could|can|would|should|must|seems?|seemed|sound
                r"|chang\w*|mov\w*|shift\w*|modulat\w*|leav\w*|return\w*|turn\w*|switch\w*"
                r"|new|key|alter\w*|wrong|off|extra|missing|add\w*|drop\w*|late|early|displac\w*"
                r"|transpos\w*|first|second|third|other|latter|former|loops?|excerpts?|clips?"
-               r"|recordings?|versions?|rhythms?|melod\w+|progressions?|patterns?|takes?)\b)")
+               r"|recordings?|versions?|rhythms?|melod\w+|progressions?|patterns?|takes?"
+               # nor a key, an altered note, or a part said against the other clip
+               r"|major|minor|relative|dominant|subdominant|flat\w*|sharp\w*|lowered|raised"
+               r"|natural|accidentals?|chromatic|longer|shorter|higher|lower|faster|slower"
+               r"|louder|softer|quieter|earlier|later|ahead|behind|delay\w*|push\w*"
+               r"|anticipat\w*|syncopat\w*)\b)")
 _STATED = (r"(?:though|although|even\s+though)\s+(?P<stated>(?:the|its|it|this|that|one|some"
            rf"|their|there)\s+(?:{_NOT_STATED}[^\s,;.!?:()\u2014\u2013]+\s+){{0,8}}"
            rf"{_NOT_STATED}[^\s,;.!?:()\u2014\u2013]+)")

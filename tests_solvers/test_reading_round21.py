@@ -124,7 +124,7 @@ def test_a_total_never_breaks_a_hedge() -> None:
 
 @pytest.mark.parametrize(("reader", "reply", "answer"), [
     (KEYS, "No modulation — everything stays in E major, although the bridge borrows one chord "
-           "from E minor.", "no"),
+           "from its parallel mode.", "no"),
     (ODDBALL, "Yes — the F sharp in the second bar clashes with the key, though it passes "
               "quickly.", "yes"),
     (QUALITY, "Diminished — the tritone between the outer notes gives it away, though the "
@@ -148,6 +148,10 @@ def test_a_stated_condition_of_a_part_is_a_caveat(reader, reply: str, answer: st
     (ODDBALL, "Yes — the F sharp in the second bar clashes with the key, though it may be a "
               "passing tone."),  # a doubt
     (ODDBALL, "Yes — the F sharp in the second bar clashes, though the rest isn't in C."),
+    (KEYS, "No modulation — everything stays in E major, although the bridge sits in the relative "
+           "minor."),  # a key named: the other answer in other words
+    (RHYTHMS, "Yes — both loops hit on the same slots, although the kick in bar 3 lands a beat "
+              "later."),  # a part against the other clip
 ])
 def test_a_stated_condition_that_offers_changes_or_negates_stays_a_hedge(reader,
                                                                          reply: str) -> None:
