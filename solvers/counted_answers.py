@@ -100,7 +100,8 @@ def without_part_counts(text: str) -> str:
 
 
 class CountChoiceReader(ChoiceReader):
-    """A :class:`ChoiceReader` for count options: numbers of parts are never an option."""
+    """A :class:`ChoiceReader` for count options whose aliases name what is counted ("4
+    off-beat hits"): numbers of parts are never an option."""
 
     def __init__(self, options: Mapping[str, str], aliases: Mapping[str, str] | None = None):
         super().__init__(options, aliases)
@@ -113,6 +114,8 @@ class CountChoiceReader(ChoiceReader):
         self.counted = frozenset(heads)
 
     def __call__(self, text: str, source: str) -> tuple:
+        if not self.counted:  # "3/4", "4/4": numbers, but no count of a named thing
+            return super().__call__(text, source)
         return super().__call__(without_part_counts(text[:2 * MAX_SPAN_CHARS]), source)
 
 
@@ -157,9 +160,9 @@ def _clause_at(text: str, start: int, end: int) -> str:
 
 def level_rank(text: str, reader: ChoiceReader) -> str | None:
     """``That's the highest level offered.``: the option with the largest (smallest) count."""
-    counts = counts_of(reader.options)
     ranked = _LEVEL_RANK.match(text)
-    if not counts or ranked is None:
+    if not isinstance(reader, CountChoiceReader) or not reader.counted or ranked is None:
         return None
+    counts = reader.counts
     pick = max if ranked.group("rank").casefold() in _HIGH else min
     return counts[pick(counts)]

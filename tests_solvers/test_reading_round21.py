@@ -275,3 +275,8 @@ def test_the_other_clip_said_to_have_it_too_is_no_answer(reply: str) -> None:
 ])
 def test_one_clip_compared_keeps_its_reading(reply: str, letter: str) -> None:
     assert TASKS["muse_sync_compare"].extract_answer(reply) == letter
+
+
+def test_numbered_options_with_nothing_counted_keep_every_number() -> None:
+    meters = choice_reader({"A": "2/4", "B": "3/4", "C": "4/4"})
+    assert meters("Final Answer: 3/4, three beats per bar").answer == "B"
