@@ -9,11 +9,10 @@ tiers of authority, and :func:`read_reply` applies one rule set to every answer 
 1. **Tiers.** Explicit commitments (``final_line``, ``final_block``, ``boxed``, ``json``) come
    first; then answer sentences with a cue (``answer_sentence``); then, only if neither exists,
    the last line if it is short, else the first and last sentences of it if they are
-   (``last_line``, ``last_sentence``). The first
-   tier that has spans decides; lower tiers are never consulted after it, so a committed but
-   unreadable answer line is no answer rather than an invitation to mine the reasoning. (Cue
-   sentences that name nothing, "My answer is based on the audio.", fall through to the
-   last line.)
+   (``last_line``, ``last_sentence``). The first tier that has spans decides; lower tiers
+   are never consulted after it, so a committed but unreadable answer line is no answer
+   rather than an invitation to mine the reasoning. (Cue sentences that name nothing, "My
+   answer is based on the audio.", fall through to the last line.)
 2. **Agreement.** Within the deciding tier every readable span must give the same answer.
    Two different answers (a changed mind, a boxed answer contradicting the final line) are a
    hedge and read as no answer. A span that is itself a hedge ("A or B") makes the reply one.
@@ -59,6 +58,7 @@ from .retractions import RETRACTION as _RETRACTION
 from .retractions import REVISION as _REVISION
 from .retractions import SECOND_LOOK as _SECOND_LOOK
 from .retractions import after_interruption, taken_back_after, without_courtesy, without_taken_back
+from .revisions import revised_answer
 
 T = TypeVar("T", bound=Hashable)
 
@@ -190,15 +190,17 @@ def _header_spans(lines: list[str]) -> list[AnswerSpan]:
 
 def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
     """What a reply says after taking its final answer back ("Final Answer: Yes / Wait, ...
-    they are different"), read with that answer: a different answer there, or a doubt, is a
-    hedge, not the answer given first. (A plain explanation after the answer line is not
-    read: it names the other options and neighbouring pitches as it explains.)"""
+    they are different", "… Switching to A."), read with that answer: a different answer
+    there, or a doubt, is a hedge, not the answer given first. (A plain explanation after the
+    answer line is not read: it names the other options and neighbouring pitches.)"""
     last = max((i for i, line in enumerate(lines) if _HEADER.search(line)), default=None)
     if last is None:
         return []
     after = [line.strip() for line in lines[last + 1:] if _WORD.search(line)]
     start = next((i for i, line in enumerate(after) if _RETRACTION.match(line)), None)
-    return [] if start is None else [AnswerSpan(" ".join(after[start:]), "retraction")]
+    revised = [value for line in after for value in map(revised_answer, _sentences(line)) if value]
+    spans = [] if start is None else [AnswerSpan(" ".join(after[start:]), "retraction")]
+    return spans + [AnswerSpan(value, "retraction") for value in revised[-1:]]
 
 
 def _after_retraction(lines: list[str]) -> list[str]:
@@ -306,8 +308,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
                 closing = _LAST_CLAUSE.search(rest)  # "…, and it doesn't dip either: every note
                 ends.append(closing.group(1) if closing and _word_count(rest)  # is higher …"
                             > MAX_FALLBACK_WORDS else rest)
-            if len(sentences) > 1 and _SETTING.match(sentences[-1]):
-                # "Because of that, the ..."
+            if len(sentences) > 1 and _SETTING.match(sentences[-1]):  # "Because of that, …"
                 ends.append(opening_clause(sentences[-1], MAX_FALLBACK_WORDS))
             conclusion = conclusion_of(sentences[-1])
             if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:

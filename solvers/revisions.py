@@ -43,8 +43,10 @@ def revised_answer(sentence: str) -> str | None:
     if (revised := _REVISED.search(sentence)) is not None:
         value, opening = revised.group("value"), sentence[revised.start():revised.start("value")]
         if _NAMED_ANSWER.search(opening) or opening.rstrip().endswith(":") or \
-                len(_WORD.findall(value)) <= MAX_BARE_VALUE_WORDS:
-            return value  # "Switching to the relative minor in the bridge." describes the music
+                len(_WORD.findall(value)) <= MAX_BARE_VALUE_WORDS or opens_as_answer(value):
+            # "Switching to the relative minor in the bridge." describes the music; "Switching
+            # to A. Groups of 3." gives a whole answer, an option's label and text
+            return value
     opening = _CORRECTION_OPENING.match(sentence)
     if opening is not None and opens_as_answer(opening.group("value")):
         return opening.group("value")

@@ -19,7 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests_solvers.warm_python import REPO, run_module_here, warm_imports
+from tests_solvers.warm_python import REPO, private_stdout, run_module_here, warm_imports
 
 PARALLEL_CHILDREN = 2
 
@@ -65,4 +65,6 @@ def collect_all(commands: list[dict]) -> list[dict]:
 
 
 if __name__ == "__main__":
-    json.dump(collect_all(json.load(sys.stdin)), sys.stdout)
+    out = private_stdout()  # only the results reach the caller's stdout
+    out.write(json.dumps(collect_all(json.load(sys.stdin))).encode())
+    out.flush()

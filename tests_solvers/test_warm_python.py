@@ -181,3 +181,16 @@ def test_what_an_import_prints_in_the_server_never_reads_as_a_reply(monkeypatch)
             assert done.stdout.count("\n") == 1  # the probe's own line and nothing else
     finally:
         server.stop()
+
+
+def test_the_documented_command_collector_prints_only_its_results_with_ci_set():
+    """``tests_solvers/docs_collect.py`` shares the server's imports: with ``CI`` set the same
+    import-time line came before its JSON and the documented-commands test could not read it."""
+    done = warm_python._REAL_RUN(
+        [sys.executable, "-m", "tests_solvers.docs_collect"], cwd=warm_python.REPO,
+        input=json.dumps([{"args": ["--version"], "env": {}}]), capture_output=True, text=True,
+        env={**os.environ, "CI": "1"}, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    (outcome,) = json.loads(done.stdout)
+    assert outcome["returncode"] == 0 and "pytest" in outcome["output"]
+    assert "fluidsynth" in done.stderr  # the import's line went to stderr

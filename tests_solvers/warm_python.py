@@ -108,14 +108,21 @@ def run_module_here(module: str, args: list[str], cwd: str, env: dict[str, str],
     raise SystemExit(0)
 
 
+def private_stdout():  # noqa: ANN201 (a binary file object)
+    """This process's standard output as a file of its own, with descriptor 1 pointed at
+    stderr: whatever an import prints (pyfluidsynth prints where it found its library when
+    ``CI`` is set) goes to stderr, never into what a caller parses."""
+    private = os.fdopen(os.dup(1), "wb")
+    sys.stdout.flush()
+    os.dup2(2, 1)
+    return private
+
+
 def serve() -> None:
     """The server: a JSON request a line on stdin, a JSON reply a line on stdout."""
     import gc
 
-    # replies go on a descriptor of their own: whatever an import prints (pyfluidsynth prints
-    # where it found its library when ``CI`` is set) goes to stderr, never into a reply
-    replies = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)
+    replies = private_stdout()
     warm_imports()
     # what is imported stays out of the collector's way: without this every child's garbage
     # collections walk (and so copy) the whole imported heap, which costs most of the saving
