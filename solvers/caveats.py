@@ -84,6 +84,28 @@ _MASK = (rf"(?P<mask>{_WORDS})\s+(?:masks|masked|obscures|obscured|muffles|muffl
          r"|covered|buries|buried|drowns\s+out|drowned\s+out)\s+(?:it|them|(?P<masked>(?:the|a|one"
          rf"|its|my|this|that)\s+{_WORDS}))(?:\s+(?:somewhat|a\s+bit|a\s+little|slightly|partly"
          r"|partially|at\s+times))?")
+# "though the song's intro is rubato", "although the fifth chord briefly tonicizes F": a
+# condition stated of a part with no doubt, offer, negation, likeness or comparison (round 21);
+# its words are read to veto ("Minor, though the chord is diminished" stays a hedge)
+_NOT_STATED = (r"(?!(?:may|might|could|can|would|should|must|seems?|seemed|sounds?|sounded"
+               r"|like|likely|probably|perhaps|possibly|maybe|appears?|unsure|unclear|sure"
+               r"|certain|confident|think|guess|hard|tell|wrong|mistaken|doubt\w*|also|too"
+               r"|either|neither|both|same|similar|than|or|and|but|instead|rather|other|else"
+               r"|not|no|never|none|nothing|without|[a-z]+n['\u2019]t|differ\w*|different"
+               r"|I|I['\u2019]\w+|me|my|option|answer|choice"
+               # no change, difference or error of a part, nor one of the things compared
+               r"|chang\w*|mov\w*|shift\w*|modulat\w*|leav\w*|return\w*|turn\w*|switch\w*"
+               r"|new|key|alter\w*|wrong|off|extra|missing|add\w*|drop\w*|late|early|displac\w*"
+               r"|transpos\w*|first|second|third|other|latter|former|loops?|excerpts?|clips?"
+               r"|recordings?|versions?|rhythms?|melod\w+|progressions?|patterns?|takes?"
+               # nor a key, an altered note, or a part said against the other clip
+               r"|major|minor|relative|dominant|subdominant|flat\w*|sharp\w*|lowered|raised"
+               r"|natural|accidentals?|chromatic|longer|shorter|higher|lower|faster|slower"
+               r"|louder|softer|quieter|earlier|later|ahead|behind|delay\w*|push\w*"
+               r"|anticipat\w*|syncopat\w*)\b)")
+_STATED = (r"(?:though|although|even\s+though)\s+(?P<stated>(?:the|its|it|this|that|one|some"
+           rf"|their|there)\s+(?:{_NOT_STATED}[^\s,;.!?:()\u2014\u2013]+\s+){{0,8}}"
+           rf"{_NOT_STATED}[^\s,;.!?:()\u2014\u2013]+)")
 _CONCESSION = r"(?:though|although|but|even\s+though|albeit)\s+"
 _NOT_FULLY = (rf"I\s*(?:['\u2019]m|\s+am)\s+not\s+{_DEGREE}\s+(?:certain|sure|confident)"
               r"|I\s+(?:could|might|may)\s+be\s+(?:wrong|mistaken)")
@@ -100,7 +122,8 @@ CAVEAT = re.compile(
     rf"(?:(?:{_CONCESSION}|and\s+)?(?:{_NOT_FULLY}){_ABOUT}(?:,?\s+though)?"  # "— I'm not sure,
     rf"|{_CONCESSION}the\s+difference\s+is\s+(?:small|subtle|slight)"  # though"
     rf"|(?:{_CONCESSION})?{_HARD}|{_CONCESSION}{_BLUR}|{_CONCESSION}{_UNCLEAR}"
-    rf"|{_CONCESSION}{_LEVEL}|{_CONCESSION}{_MASK}|{_CONCESSION}{_PROPORTION}|{_CONCESSION}{_CAUSE})"
+    rf"|{_CONCESSION}{_LEVEL}|{_CONCESSION}{_MASK}|{_CONCESSION}{_PROPORTION}|{_CONCESSION}{_CAUSE}"
+    rf"|{_STATED})"
     rf"(?:,?\s+(?:so|and)\s+(?:{_NOT_FULLY}))?"
     r"(?(paren)\s*[.!]?\)|(?=\s*(?:[.!]?\)|[.!](?:\s|$)|$)))",
     re.IGNORECASE)
@@ -115,7 +138,7 @@ REASON = "caveat_reason"  # the source of a caveat's reason, read word by word (
 _MAX_WINDOW_WORDS = 3  # "major", "major chord", "a major chord"
 _SUBJECTS = (("about", "caveat"), ("part", "caveat"), ("apart", REASON), ("reason", REASON),
              ("blur", REASON), ("unclear", REASON), ("level", REASON), ("proportion", REASON),
-             ("cause", REASON), ("mask", REASON), ("masked", REASON))
+             ("cause", REASON), ("mask", REASON), ("masked", REASON), ("stated", REASON))
 
 
 def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:

@@ -13,10 +13,12 @@ from functools import partial
 
 from .asking_back import unless_asking_back
 from .choices import ChoiceReader
+from .closing_inner import answer_inside_closing
+from .counted_answers import counted_total, level_rank
 from .elimination import option_left
 from .option_tails import option_ending
 from .reply_excerpt import clean_markup, unify_line_breaks
-from .reply_spans import EXPLICIT_SOURCES, HEDGE, Reading, ValueReader, read_reply
+from .reply_spans import EXPLICIT_SOURCES, FALLBACK_SOURCES, HEDGE, Reading, ValueReader, read_reply
 from .typos import corrected
 
 MAX_ELIMINATION_CHARS = 6000  # the elimination reads the whole reply: a long answer's size
@@ -33,6 +35,10 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     if not isinstance(reply, str):
         return reading
     if reading.answer is not None:
+        total = counted_total(reply, reader)[0] if reading.source in FALLBACK_SOURCES \
+            and len(reply) <= MAX_ELIMINATION_CHARS else None
+        if total not in (None, reading.answer):  # "Four off-beat hits in total, which puts
+            return Reading(None, reading.source, HEDGE, span=reading.span)  # it at medium-high"
         if len(reply) <= MAX_ELIMINATION_CHARS and (fixed := corrected(
                 reply, option_words(reader))) != reply:  # "compond duple" is no "duple"
             spelt = read_reply(fixed, reader)
@@ -46,6 +52,15 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     # every option: the option reader's hedge there is no hedge.
     if said.answer is not None and (reading.error != HEDGE or said.via == "comparison"):
         return unless_asking_back(said, reply)
+    if reading.error != HEDGE and reading.source not in EXPLICIT_SOURCES \
+            and len(reply) <= MAX_ELIMINATION_CHARS:
+        total, alone = counted_total(reply, reader)  # "… so the loop holds two off-beat hits
+        if total is not None and alone:  # in total."
+            return unless_asking_back(Reading(total, "last_sentence", None, "counted_total"),
+                                      reply)
+        if (inner := answer_inside_closing(reply, reader)) is not None:  # "To my ear it is a
+            return unless_asking_back(  # major chord, with …", "a bright triad (major), …"
+                Reading(inner, "last_sentence", None, "inside_closing"), reply)
     # "diminshed", "Final Answer: Trumpt", "steel drum" (round 18); and a hedge only for want of
     # the word misspelt ("Compoud duple time 6/8" names duple and 6/8 until "compound" is read)
     if len(reply) <= MAX_ELIMINATION_CHARS \
@@ -88,7 +103,8 @@ _OPTION_BY_PLACE = re.compile(
 def _answer_made(text: str, source: str, reader: ChoiceReader) -> tuple:
     made = _ANSWER_MADE.search(text)
     if made is None:
-        return _option_by_place(text, reader)
+        ranked = level_rank(text, reader)  # "That's the highest level offered."
+        return (ranked, None, "level_rank") if ranked else _option_by_place(text, reader)
     return reader(made.group("value"), source)
 
 

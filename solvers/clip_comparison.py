@@ -38,7 +38,10 @@ _MEASURE_WORDS = {
 _OPTION_CLAIM = re.compile(r"\bis\s+more\s+(?P<adj>[a-z-]+)", re.IGNORECASE)
 _DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure|uncertain|"
                     r"if|unless|whether|neither|either|both|equally|same|not\s+(?:\w+\s+)?"
-                    r"(?:sure|certain)|hard\s+to|can['\u2019]?t)\b", re.IGNORECASE)
+                    r"(?:sure|certain)|hard\s+to|can['\u2019]?t"
+                    # "…, and so is loop 2": the other clip too (round 21)
+                    rf"|so\s+(?:is|are|does|do|has)\s+(?:the\s+)?(?:other|first|second|{_CLIP_NOUN}))"
+                    r"\b", re.IGNORECASE)
 
 
 def compared_property(options: Mapping[str, str], more: str | None = None) -> str | None:
@@ -88,6 +91,8 @@ class ClipComparison:
             (rf"\b(?:it|that)(?:['\u2019]s|\s+is)\s+{_CLIP}\s+(?:whose|that|which|where)\s+"
              rf"[^.;!?,:\u2014\u2013]{{0,80}}?\b{none}", True),
         ]
+        self.patterns.append(  # "…, but loop 2 has even more": that clip too (round 21)
+            (rf"{_CLIP}\s+(?:has|is|sounds|feels|seems)\s+(?:even|still)\s+more\b", True))
         if has_more:
             self.patterns.append((rf"{_CLIP}\s+(?:has|contains|shows|carries)\s+{_DEGREE}"
                                   rf"(?:many\s+)?{has_more}", True))

@@ -20,7 +20,9 @@ _WORD = re.compile(r"[^\W_]+")
 _CLAUSE_BREAK = re.compile(r"\s*[,;:]\s+|\s+[-\u2014\u2013]\s+|\s*[\u2014\u2013]\s*")
 # A connective that restates ("which is F4", "so it's B", "that is, MIDI 61"): read what follows.
 _RESTATING = re.compile(
-    r"^(?:(?:and\s+)?(?:so|thus|hence|therefore)\s+(?:it\s*(?:['\u2019]s|\s+is)\s+)?"
+    # ("and so is loop 2" says loop 2 is too: no restatement; round 21)
+    r"^(?:(?:and\s+)?(?:so|thus|hence|therefore)\s+(?!(?:is|are|was|were|does|do|did|has|have"
+    r"|had)\b)(?:it\s*(?:['\u2019]s|\s+is)\s+)?"
     r"|which\s+(?:is|makes\s+it|gives|means)\s+|that\s+is,?\s+|i\.e\.,?\s+"
     r"|making\s+it\s+|namely\s+"
     # after a concession the assertion: "not identical in pitch, but they are transpositions"

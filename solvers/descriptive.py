@@ -60,7 +60,7 @@ _AS_ANSWER = re.compile(r"\s*(?:is|was)\s*(?:not\b|n['\u2019]t\b)\s*(?:the\s+)?(
 # "Reggae isn't it", "The violin is not audible": the option before a negated copula.
 _NEGATED_AFTER = re.compile(r"\s*(?:is|was|are|were|does|did)\s*(?:not\b|n['\u2019]t\b)",
                             re.IGNORECASE)
-_INTERVAL = re.compile(
+INTERVAL = re.compile(  # a chord's part, never an option of its own
     r"\b(?:major|minor|perfect|diminished|augmented|flat(?:ted)?|sharp)\s+(?:second|third|fourth"
     r"|fifth|sixth|seventh|ninth|2nd|3rd|4th|5th|6th|7th|9th|intervals?)\b"
     r"(?!\s+(?:chord|sound|arpeggio|triad|harmony|quality))", re.IGNORECASE)
@@ -109,7 +109,7 @@ def described_reading(text: str, reading: tuple, mentions: Mentions, named: Name
     described = described_option(text, mentions, named, filler, letters)
     if described is not None:
         return described, None, "described"
-    if reading[1] == HEDGE and not named(_INTERVAL.sub(" ", text))[0]:
+    if reading[1] == HEDGE and not named(INTERVAL.sub(" ", text))[0]:
         return None, "no option named"
     return reading
 
@@ -135,7 +135,7 @@ def described_option(text: str, mentions: Mentions, named: Named, filler: Collec
     ruled_out: set[str] = set()
     as_answer = True  # every ruling out said of the answer itself (for two options)
     for opener, clause in _clauses(text):
-        clause = _INTERVAL.sub(" ", clause)
+        clause = INTERVAL.sub(" ", clause)
         found = mentions(clause)
         options = {letter for _start, _end, letter in found}
         if named(clause)[0] != options:

@@ -9,7 +9,9 @@
 * for a question of sameness, "nothing changes" denies any difference as "nothing differs" does
   ("Nothing changes functionally." = the same); for any other question "changes" keeps its own
   meaning (of a key change: "Nothing changes." = no modulation);
-* a denial with an exception ("Nothing changes except the final note.") is no answer.
+* a denial with an exception ("Nothing changes except the final note.") is no answer;
+* what is set aside by "rather than", "instead of", "as opposed to" is denied as after ", not"
+  ("a different melody rather than a transposition" = different; round 21).
 """
 
 from __future__ import annotations
@@ -35,9 +37,22 @@ JOINED = ((re.compile(r"\bout\s+of\s+(?:the\s+)?key\b", re.IGNORECASE), "out-of-
           (re.compile(r"\b(?:clash(?:es|ed|ing)?\s+with|foreign\s+to|alien\s+to)\s+(?:the\s+)?"
                       r"(?:(?:home|prevailing)\s+)?(?:key|scale|tonality)\b", re.IGNORECASE),
            "out-of-key"),
-          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:belong(?:s|ing)?|fit(?:s|ting)?)\s+(?:in|to|into|with)?\s*(?:the\s+)?"
+          (re.compile(r"(?:\bnot|n['\u2019]t)\s+(?:belong(?:s|ing)?|fit(?:s|ting)?)\s+(?:in|to|into|with)?\s*"
+                      r"(?:(?:the|that|this|its|their)\s+)?(?:(?:home|main|original|prevailing)\s+)?"
                       r"(?:key|scale|tonality)\b", re.IGNORECASE), " out-of-key"),
+          # "All eight notes are diatonic", "every note stays in key": no note out of key (never
+          # "not all …", nor with a limit after it: "… except the sixth"; round 21)
+          (re.compile(r"(?<!\bnot\s)\b(?:all|every)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+)?notes?\s+"
+                      r"(?:(?:of|in)\s+(?:the|this|its)\s+[\w-]+\s+)?(?:are|were|is|was|stays?|stayed|remains?|remained|sits?|lies?)\s+"
+                      r"(?:(?:all|fully|entirely|strictly|purely|completely)\s+)?(?:diatonic|in\s+"
+                      r"(?:the\s+)?key|within\s+the\s+(?:key|scale))\b(?!\s+of\b)(?![^.;!?\n]*\b(?:except|apart"
+                      r"|but|until|save|besides|other\s+than|though|although|however)\b)",
+                      re.IGNORECASE), "no out-of-key note"),
           (re.compile(r"\bwrong\s+(?:notes?|pitch(?:es)?)\b", re.IGNORECASE), "out-of-key"),
+          # "a different melody rather than a transposition": what is set aside is denied, as
+          # after ", not" (round 21)
+          (re.compile(r"\s*,?\s+(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\s+",
+                      re.IGNORECASE), ", not "),
           (re.compile(r"\b(sound(?:s|ed|ing)?)\s+wrong\b", re.IGNORECASE), r"\1 out-of-place"),
           (re.compile(r"\bsame\s+(?:home\s+)?(?:key|tonality|tonic|tonal\s+cent(?:er|re))\b",
                       re.IGNORECASE), "same-key"),

@@ -28,6 +28,7 @@ from .asking_back import unless_asking_back
 from .choice_fallbacks import MAX_ELIMINATION_CHARS, read_choice
 from .choices import ChoiceReader, options_named
 from .contradiction import unless_contradicted
+from .counted_answers import CountChoiceReader, counts_of
 from .described import described_reader
 from .pitch_scoring import read_pitch_reply, span_reader
 from .reply_spans import HEDGE, Reading, read_reply
@@ -65,7 +66,8 @@ def choice_reader(options: Mapping[str, str], aliases: AliasTable | None = None,
     ("syncopated") the property a question of two clips asks which has more of."""
     if not options:
         raise ValueError("a choice question needs options")
-    reader = ChoiceReader(options, letter_aliases(options, aliases))
+    kind = CountChoiceReader if counts_of(options) else ChoiceReader  # "2 (Low …)", "4 (…)"
+    reader = kind(options, letter_aliases(options, aliases))
     described = described_reader(reader, more)
     return lambda reply: read_choice(reply, reader, described) if isinstance(reply, str) \
         else _NONE

@@ -21,8 +21,9 @@ import re
 _WORD = r"[^\W\d_]+"
 _DENIED_MOVE = re.compile(
     rf"\b(?:not\s+(?:a\s+single|one(?:\s+single)?|even\s+one)|no(?:\s+single)?"
-    r"|none\s+of\s+(?:the|their|its|these|those))"  # "None of the hits differ"
-    rf"((?:\s+{_WORD}){{1,2}}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?)?"
+    r"|(?P<none>none\s+of\s+(?:the|their|its|these|those)))"  # "None of the hits differ"
+    rf"((?:\s+{_WORD}){{1,2}}?)\s+(?:(?:was|were|has|have|had|got)\s+(?:been\s+)?"
+    r"|(?(none)(?:are|is)\s+))?"  # "None of the hits are displaced" (round 21; "No hit is"
     r"(?:moved|moves|shifted|shifts"
     r"|displaced|altered|changed|changes|differs|differ)\b(?!.*\b(?:until|till|before|after|later|but|however"
     r"|though|although|yet|except|apart|add|adds|added|extra|new|missing|drops|dropped"
@@ -132,7 +133,7 @@ def _denied_move(match: re.Match) -> str:
     """"Not one hit moved" is "no hit differs"; "no chord changes" stays (a noun phrase)."""
     if re.match(r"no\b", match.group(0), re.IGNORECASE) and match.group(0).endswith("changes"):
         return match.group(0)
-    return f"no{match.group(1)} differs"
+    return f"no{match.group(2)} differs"  # … displaced" stays a "no" before a noun, round 3)
 
 
 def _same_except(match: re.Match) -> str:
