@@ -100,3 +100,21 @@ def test_a_manifests_offered_answers_reach_the_listener() -> None:
                 offered=("A", "B"))
     request = prompting.build_request(item, "audio", "zero", "standalone", GenerationSettings())
     assert request.question.options == ("A", "B")
+
+
+def test_an_inverted_strum_whose_loud_fifth_hides_the_third_is_read_by_its_third() -> None:
+    """An open A minor shape over its E (E2 A2 E3 A3 C4 E4, the E strings loudest, a real
+    guitar clip's profile): on the root A the minor and major templates fit nearly alike, as
+    the loud fifth outweighs the third in the mean; the third that sounds (C, not C#) says
+    minor (listener-9 declined: "fit a minor and a major chord about equally")."""
+    notes = _ringing([(40, 0.75), (45, 0.65), (52, 0.65), (57, 0.45), (60, 0.45), (64, 0.9)])
+    pitches = chord_profile.chord_pitches(notes)
+    assert pitches[0] % 12 == 9
+    assert TASKS["chord"].solve((pitches,)) == "B"
+
+
+def test_a_major_and_a_minor_third_both_sounding_are_still_declined() -> None:
+    notes = _ringing([(40, 0.75), (45, 0.65), (52, 0.65), (57, 0.45), (60, 0.45), (61, 0.45),
+                      (64, 0.9)])
+    with pytest.raises(ears.Unheard):
+        chord_profile.chord_pitches(notes)
