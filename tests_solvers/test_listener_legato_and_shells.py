@@ -51,6 +51,17 @@ def test_a_slurred_saxophone_melody_and_its_transposition_are_the_same() -> None
     assert TASKS["transposition"].extract_answer(reply) == "yes"
 
 
+@pytest.mark.parametrize(("old_offset_s", "handed_over"), [
+    (1.12, True),  # the old note stops 0.12 s after the new one starts: one voice slurring
+    (4.0, False),  # it rings on (a pedalled piano): the f0 track may wander between voices
+])
+def test_a_slur_is_one_voice_moving_on(old_offset_s: float, handed_over: bool) -> None:
+    old = NoteEvent(0.3, old_offset_s, 58, 0.7)
+    new = NoteEvent(1.0, 1.6, 56, 0.7)
+    assert ears._handed_over(new, [old, new], 58.0) is handed_over
+    assert not ears._handed_over(new, [old, new], 61.0)  # the track held another pitch
+
+
 def _ringing(voicing: list[tuple[int, float]], start_s: float = 0.5) -> list[NoteEvent]:
     """A chord ringing for two seconds, lowest note first: (midi, amplitude) per note."""
     return [NoteEvent(start_s + 0.02 * k, 2.5, midi, amplitude)
