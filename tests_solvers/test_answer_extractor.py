@@ -296,7 +296,7 @@ def test_one_model_as_subject_and_extractor_keeps_its_answers_apart(tmp_path):
         common = ["--model", "openai:same-7b", "--answer-extractor", "openai:same-7b",
                   "--base-url", server.base_url, "--cache-path", str(cache),
                   "-m", "chord and midi and zero and not logiclm"]
-        result = bench(*common, "--run-dir", str(tmp_path / "a"))
+        result = bench(*common, "--run-dir", str(tmp_path / "a"), "--no-report")
         assert result.returncode in (0, 1), result.stdout[-2000:] + result.stderr[-2000:]
         assert "eartest prefetch: 88 trials" in result.stdout
         assert server.count == 2 * COT_TRIALS + COT_TRIALS  # two subjects' replies, 44 readings
