@@ -255,9 +255,11 @@ def test_extractor_is_asked_only_for_unreadable_replies_cached_and_replayable(tm
         assert first.returncode in (0, 1), first.stdout[-2000:] + first.stderr[-2000:]
         assert reader.generate_count == COT_TRIALS  # one per unreadable reply, none else
         sent = subject.count, reader.generate_count
-        second = bench(*common, "--run-dir", str(tmp_path / "b"), env=env)
+        # the re-run and the replay: their records are what is read
+        second = bench(*common, "--run-dir", str(tmp_path / "b"), "--no-report", env=env)
         assert (subject.count, reader.generate_count) == sent, "a re-run must send nothing"
-    replay = bench(*common, "--cache", "replay", "--run-dir", str(tmp_path / "c"), env=env)
+    replay = bench(*common, "--cache", "replay", "--run-dir", str(tmp_path / "c"), "--no-report",
+                   env=env)
     a, b, c = records(tmp_path / "a"), records(tmp_path / "b"), records(tmp_path / "c")
     assert len(a) == 3 * COT_TRIALS and a.keys() == b.keys() == c.keys()
     assert first.returncode == second.returncode == replay.returncode
@@ -296,7 +298,7 @@ def test_one_model_as_subject_and_extractor_keeps_its_answers_apart(tmp_path):
         common = ["--model", "openai:same-7b", "--answer-extractor", "openai:same-7b",
                   "--base-url", server.base_url, "--cache-path", str(cache),
                   "-m", "chord and midi and zero and not logiclm"]
-        result = bench(*common, "--run-dir", str(tmp_path / "a"))
+        result = bench(*common, "--run-dir", str(tmp_path / "a"), "--no-report")
         assert result.returncode in (0, 1), result.stdout[-2000:] + result.stderr[-2000:]
         assert "eartest prefetch: 88 trials" in result.stdout
         assert server.count == 2 * COT_TRIALS + COT_TRIALS  # two subjects' replies, 44 readings

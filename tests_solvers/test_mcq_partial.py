@@ -29,11 +29,12 @@ def partial(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, list[
     return muchomusic, wildscore, removed
 
 
-def _run(datasets: str, run_dir: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+def _run(datasets: str, run_dir: Path, env: dict | None = None,
+         *options: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "bench/test_mcq.py", "-q",
          "-n", "0", "--model", "oracle,chance", "--mcq-repeats", "1",
-         "--mcq-dataset", datasets, "--run-dir", str(run_dir)],
+         "--mcq-dataset", datasets, "--run-dir", str(run_dir), *options],
         cwd=REPO, capture_output=True, text=True, timeout=600,
         env={**os.environ, **(env or {})})
 
@@ -124,7 +125,7 @@ def test_the_parquet_and_hub_forms_run_like_the_csv_form(partial, partial_run, t
                            write_parquet(muchomusic, tmp_path / "muchomusic.parquet"))
     scores = write_parquet(wildscore, tmp_path / "pq" / "wildscore.parquet")
     result = _run(f"synth/muchomusic,{scores}", tmp_path / "run",
-                  {"HF_HUB_CACHE": str(cache), "HF_HUB_OFFLINE": "1"})
+                  {"HF_HUB_CACHE": str(cache), "HF_HUB_OFFLINE": "1"}, "--no-report")
     assert result.returncode == 1, result.stdout[-3000:]
 
     def outcomes(records: list[dict]) -> dict:

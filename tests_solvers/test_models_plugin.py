@@ -127,7 +127,8 @@ def test_second_run_sends_nothing_and_replay_needs_no_network(slice_run, tmp_pat
                 for t in r["turns"]}
     assert slice_run.sent == len(distinct) > 132  # LogicLM repairs of the fake's reply too
     common = [*slice_run.common, "--no-report"]
-    second = run(*common, "--run-dir", str(tmp_path / "b"), "-n", "2")
+    # one process: a re-run under xdist is test_a_second_run_under_xdist_replays_every_turn...
+    second = run(*common, "--run-dir", str(tmp_path / "b"))
     assert server.count == slice_run.sent, "a re-run of a finished run must send nothing"
     # replay sends nothing: the server, still listening, counts no further request
     replay = run(*common, "--cache", "replay", "--run-dir", str(tmp_path / "c"))
@@ -145,8 +146,8 @@ def test_replay_miss_is_an_error_not_a_network_call(tmp_path):
     with FakeOpenAIServer() as server:
         result = run("--model", "openai:qwen2-audio-7b", "--base-url", server.base_url,
                      "--cache-path", str(tmp_path / "empty.sqlite"), "--cache", "replay",
-                     "-m", "chord and midi and zero and standalone", "--run-dir",
-                     str(tmp_path / "r"))
+                     "-m", "chord and midi and zero and standalone", "--no-report",
+                     "--run-dir", str(tmp_path / "r"))
         assert server.count == 0
     errors = {r["error_class"] for r in records(tmp_path / "r").values()}
     assert errors == {"backend_error"}
@@ -201,12 +202,15 @@ def test_gemini_pro_runs_every_core_trial_against_a_fake_and_reruns_for_free(tmp
         # every core trial under make e2e; make test: the zero-shot standalone ones of all
         # tasks and modalities (168)
         sample, expected = ([], 1008) if FULL_E2E else (["-m", "zero and standalone"], 168)
-        common = ["--model", "gemini-pro", "--cache-path", str(cache), "-n", "2", *sample]
+        # one process each (Gemini under xdist: test_xdist_workers_split_the_prefetch_...)
+        common = ["--model", "gemini-pro", "--cache-path", str(cache), *sample]
         first = run(*common, "--run-dir", str(tmp_path / "a"), env=env, timeout_s=1200)
         assert first.returncode in (0, 1), first.stdout[-3000:] + first.stderr[-3000:]
         assert f"eartest prefetch: {expected} trials" in first.stdout
         sent = server.generate_count
-        second = run(*common, "--run-dir", str(tmp_path / "b"), env=env, timeout_s=1200)
+        # the re-run's records are all that is read
+        second = run(*common, "--no-report", "--run-dir", str(tmp_path / "b"), env=env,
+                     timeout_s=1200)
         assert server.generate_count == sent, "the second run must send no request"
     a, b = records(tmp_path / "a"), records(tmp_path / "b")
     assert len(a) == len(b) == expected

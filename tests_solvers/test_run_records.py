@@ -34,7 +34,8 @@ def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
 
 def test_defect2_a_torn_last_record_is_set_aside_and_its_trial_runs_again(tmp_path):
     run_dir = tmp_path / "run"
-    stopped = run(*CHANCE, "-x", "--run-dir", str(run_dir))  # stops at the first wrong answer
+    # stops at the first wrong answer (no report: the resume's summary is the one read)
+    stopped = run(*CHANCE, "-x", "--run-dir", str(run_dir), "--no-report")
     assert stopped.returncode == 1, stopped.stdout[-2000:]
     records = run_dir / "trials.jsonl"
     lines = records.read_text().splitlines(keepends=True)
@@ -99,13 +100,14 @@ def test_defect8_a_second_run_into_a_busy_run_dir_is_refused(tmp_path):
 
 def test_defect8_a_resume_waits_for_no_one_but_is_refused_while_the_run_lives(tmp_path):
     run_dir = tmp_path / "run"
-    assert run(*CHANCE, "-x", "--run-dir", str(run_dir)).returncode == 1  # interrupted
+    # interrupted; only the records are read, here and after the resume
+    assert run(*CHANCE, "-x", "--run-dir", str(run_dir), "--no-report").returncode == 1
     handle = lock_run_dir(run_dir)  # as the interrupted run would, were it still running
     refused = run(*CHANCE, "--resume", str(run_dir))
     assert refused.returncode == 4, refused.stdout[-2000:] + refused.stderr[-2000:]
     assert "--resume: " in refused.stderr and "in use by another eartest run" in refused.stderr
     os.close(handle)  # the holder ended: its lock is gone with it
-    resumed = run(*CHANCE, "--resume", str(run_dir))
+    resumed = run(*CHANCE, "--resume", str(run_dir), "--no-report")
     assert resumed.returncode == 1, resumed.stdout[-2000:] + resumed.stderr[-2000:]
     assert len((run_dir / "trials.jsonl").read_text().splitlines()) == 44
 
@@ -202,7 +204,7 @@ def test_defect2_and_11_a_full_disk_mid_run_stops_it_broken_and_resumable(tmp_pa
     lines = (run_dir / "trials.jsonl").read_bytes().splitlines(keepends=True)
     assert 0 < len(lines) < 44 and all(line.endswith(b"\n") for line in lines)
     assert all(json.loads(line) for line in lines), "no half record left behind"
-    resumed = run(*oracle, "--resume", str(run_dir))
+    resumed = run(*oracle, "--resume", str(run_dir), "--no-report")
     assert resumed.returncode == 0, resumed.stdout[-3000:] + resumed.stderr[-3000:]
     assert len((run_dir / "trials.jsonl").read_text().splitlines()) == 44
 

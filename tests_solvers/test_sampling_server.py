@@ -62,11 +62,12 @@ def test_k_samples_are_k_requests_cached_per_sample_and_reported_within_interval
         assert {(b["temperature"], b["top_p"]) for b in bodies} == {(1.0, 0.9)}
         assert len({b["seed"] for b in bodies}) == 2 * TRIALS + 1  # sample 0 sends --seed 0
         again = run(*common, "--samples", "3", "--run-dir", str(tmp_path / "again"),
-                    "--baseline", str(baseline), "--gate", "0.01")
+                    "--baseline", str(baseline), "--gate", "0.01", "--no-report")
         assert server.count == 3 * TRIALS  # a re-run sends nothing
         # same answers: majority-wrong trials xfail, the paired gate sees no drop
         assert again.returncode == 0, again.stdout[-3000:] + again.stderr[-3000:]
-        more = run(*common, "--samples", "5", "--run-dir", str(tmp_path / "k5"))
+        # its records are all that is read (reports compare reads trials.jsonl)
+        more = run(*common, "--samples", "5", "--run-dir", str(tmp_path / "k5"), "--no-report")
         assert more.returncode in (0, 1) and server.count == 5 * TRIALS  # 2 new per trial
     rows = [trial_row(line) for line in (tmp_path / "k5" / "trials.jsonl").read_text().splitlines()]
     assert all(r["samples"]["k"] == 5 and r["new_requests"] == 2 for r in rows)

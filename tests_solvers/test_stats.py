@@ -34,7 +34,8 @@ def run_bench(run_dir: Path, models: str, seed: int) -> pd.DataFrame:
     """One MIDI-only benchmark run in a subprocess; its trial records."""
     done = subprocess.run(
         [*PYTEST, *CORE_BENCH, "--model", models, "--modality", "midi",
-         "-q", "-p", "no:cacheprovider", "--seed", str(seed), "--run-dir", str(run_dir)],
+         "-q", "-p", "no:cacheprovider", "--seed", str(seed), "--run-dir", str(run_dir),
+         "--no-report"],  # the statistics are computed here from the records
         cwd=REPO_ROOT, capture_output=True, text=True, timeout=600,
     )
     assert (run_dir / "trials.jsonl").is_file(), done.stdout[-2000:] + done.stderr[-2000:]
