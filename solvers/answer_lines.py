@@ -98,3 +98,11 @@ def without_listing(sentences: list[str]) -> list[str]:
     listed = {i for i, shape in enumerate(shapes) if shape is not None and (
         (i > 0 and shapes[i - 1] == shape) or (i + 1 < len(shapes) and shapes[i + 1] == shape))}
     return [s for i, s in enumerate(sentences) if i not in listed]
+
+
+def read_ends(sentences: list[str]) -> list[str]:
+    """The sentences of a long last line that the fallback reads: its first and its last, and
+    any between them that opens as a whole answer ("… Yes, they are the same. No, they are not
+    the same.": both options' sentences listed is two answers, never the last one)."""
+    middle = [sentence for sentence in sentences[1:-1] if opens_as_answer(sentence)]
+    return sentences[:1] + middle + sentences[1:][-1:]

@@ -38,7 +38,7 @@ from .answer_cues import LAST_CLAUSE as _LAST_CLAUSE
 from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value, opening_clause
-from .answer_lines import closing_answers, corrected_closing, enumerates, without_listing
+from .answer_lines import closing_answers, corrected_closing, enumerates, read_ends, without_listing
 from .caveats import REASON as CAVEAT_REASON
 from .caveats import offers_another, without_caveats
 from .closing_clauses import closing_clauses
@@ -300,7 +300,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
         # A long last line, or a short one naming nothing whole ("The beat is straight. No
         # syncopation."): its closing and opening sentences, when short; they must agree.
         if sentences and (len(every) > 1 or _word_count(last) > MAX_FALLBACK_WORDS):
-            ends = [corrected] if corrected else sentences[:1] + sentences[1:][-1:]  # first, last
+            ends = [corrected] if corrected else read_ends(sentences)  # first, last, answers
             # "Same progression: both go I-V-vi-IV, ..."
             ends[0] = opening_clause(ends[0], MAX_FALLBACK_WORDS)
             if ends[0] != sentences[0] and _RULING_OUT.match(ends[0]):
