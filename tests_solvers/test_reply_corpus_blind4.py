@@ -61,8 +61,9 @@ def read_entry(entry: dict) -> object:
     if answer is None:
         return None
     (key,) = answer.keys
-    if entry["notation"] in OCTAVE_FREE_NOTATIONS:  # a pitch class: the grader's note agrees
-        return entry["grader"] if key == entry["grader"] % 12 else key
+    grader = entry["grader"]
+    if entry["notation"] in OCTAVE_FREE_NOTATIONS and grader is not None:  # a pitch class:
+        return grader if key == grader % 12 else key  # the grader's note agrees
     return key
 
 
