@@ -39,6 +39,7 @@ from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value, opening_clause
 from .answer_lines import closing_answers, corrected_closing, enumerates, read_ends, without_listing
+from .caveats import QUESTION as CAVEAT_QUESTION
 from .caveats import REASON as CAVEAT_REASON
 from .caveats import offers_another, without_caveats
 from .closing_clauses import closing_clauses
@@ -65,7 +66,7 @@ T = TypeVar("T", bound=Hashable)
 EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
 SENTENCE_SOURCES = ("answer_sentence",)
 # a final answer taken back after its line; what a caveat after an answer is about
-AFTER_ANSWER_SOURCES = ("retraction", "caveat", CAVEAT_REASON)
+AFTER_ANSWER_SOURCES = ("retraction", "caveat", CAVEAT_REASON, CAVEAT_QUESTION)
 FALLBACK_SOURCES = ("last_line", "last_sentence", "last_clause")
 SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
 HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
@@ -364,8 +365,10 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     for span in after:
         answer, reason, *_via = read_value(span.text, span.source)
         withdrawn = _CORRECTION.search(span.text) and answer is None  # "Wait, I was wrong."
-        if span.source == CAVEAT_REASON and offers_another(span.text, reading.answer, read_value):
-            withdrawn = True  # "Minor, though I'm not fully certain: major fits too."
+        if span.source in (CAVEAT_REASON, CAVEAT_QUESTION) and offers_another(
+                span.text, reading.answer, read_value, any_answer=span.source == CAVEAT_QUESTION):
+            withdrawn = True  # "Minor, though I'm not sure about major."; "… I can't say
+            # whether they are the same progression." (no answer then, whichever it names)
         if withdrawn or reason == HEDGE or answer is not None and answer != reading.answer:
             return Reading(None, span.source, HEDGE, span=f"{reading.span}\n{span.text}")
     return reading

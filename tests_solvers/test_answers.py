@@ -133,7 +133,8 @@ def test_letter_with_another_options_label_is_ambiguous(
 LETTERLESS_PROSE = [word for word in PROSE_WORDS if len(word) > 1]
 # Last lines that are reasoning, not an answer (a short last line naming one option would be
 # the reply's answer, as a grader reads it: "think minor" is one).
-REASONING_ENDS = ["Listening again, the third is tricky.", "Hard to say from this recording.",
+# (round 22: "Hard to say from this recording." is a doubt after the answer above, no end)
+REASONING_ENDS = ["Listening again, the third is tricky.", "Which one is it, then?",
                   "I need to hear it again.", "It is not diminished, not major."]
 
 

@@ -169,13 +169,13 @@ def test_reasoning_that_restates_nothing_otherwise_keeps_the_answer(reader, repl
               "the top note.", "D"),
     (QUALITY, "Final Answer: C, though the second bar was hard to hear clearly.", "C"),
     (QUALITY, "Minor, I think — the bass was hard to hear.", "B"),
-    (QUALITY, "Final Answer: B, though the major third was hard to hear.", "B"),  # an interval
     (WINDS, "The bassoon, I believe, though the difference is small.", "C"),
     (WINDS, "A flute, I'd guess, because of the breathy onset — though I'm not entirely sure.",
      "D"),
     (QUALITY, "Diminished, though I could be wrong.", "D"),
     (QUALITY, "Final Answer: A (though I might be mistaken)", "A"),
     (QUALITY, "Dominant — I'm not completely sure, though.", "C"),
+    (QUALITY, "Minor, though I'm not sure.", "B"),  # round 22: a doubt of any degree
 ])
 def test_an_answer_with_a_mild_caveat_is_credited(reader, reply: str, answer: str) -> None:
     assert reader(reply).answer == answer
@@ -191,7 +191,8 @@ def test_a_caveat_of_hearing_said_of_a_pronoun_is_credited_but_not_one_of_tellin
     out_of_key = yes_no_reader(OUT_OF_KEY)
     assert out_of_key("Yes — the G# is foreign to the key, though it was hard to hear "
                       "clearly.").answer == "yes"
-    assert QUALITY("Minor, though it is hard to tell.").answer is None  # doubts the answer
+    # round 22: a doubt of the answer itself is a doubt, no hedge
+    assert QUALITY("Minor, though it is hard to tell.").answer == "B"
 
 
 def test_a_pitch_with_a_mild_caveat_is_credited() -> None:
@@ -202,7 +203,8 @@ def test_a_pitch_with_a_mild_caveat_is_credited() -> None:
 @pytest.mark.parametrize(("reader", "reply"), [
     (QUALITY, "Minor, though it might be diminished."),
     (QUALITY, "Minor, though I'm not fully certain — diminished is also possible."),
-    (QUALITY, "Minor, though I'm not sure."),  # a doubt with no degree: not a mild caveat
+    # round 22: a doubt's words are read one by one ("major" names option A: no part here)
+    (QUALITY, "Final Answer: B, though the major third was hard to hear."),
     (QUALITY, "Minor, though I'm not fully certain about major."),  # names another option
     (QUALITY, "Minor, though I'm not fully certain it isn't diminished."),
     (QUALITY, "Final Answer: B, I think, or maybe D."),

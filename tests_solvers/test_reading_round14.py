@@ -38,6 +38,7 @@ SPN = pitch_answer_reader("pitch", "spn")
      "A"),  # a longer part, and placing
     (METER, "Triple, I believe — though where the loop begins made the opening bar a bit "
             "unclear.", "B"),  # a cause blurring a part
+    (QUALITY, "Minor, though it is unclear.", "B"),  # round 22: a doubt of the answer itself
 ])
 def test_an_answer_with_a_caveat_going_on_for_a_clause_is_credited(reader, reply, answer) -> None:
     assert reader(reply).answer == answer
@@ -56,7 +57,6 @@ def test_a_yes_no_answer_with_a_long_caveat_is_credited() -> None:
     (QUALITY, "Minor, though I'm not fully certain given that an augmented fifth is there."),
     (QUALITY, "Minor, though I'm not fully certain: it might be diminished."),
     (QUALITY, "Minor, though the noise made a major chord a little ambiguous."),
-    (QUALITY, "Minor, though it is unclear."),  # doubts the answer itself
     (QUALITY, "Minor, though I'm not fully certain it isn't diminished."),
     (WINDS, "Oboe, though I'm not fully sure: the breathy attack could be a flute's."),
     (SAME, "Yes, the same melody, though I'm not fully certain: the last note differs."),
@@ -71,7 +71,7 @@ def test_a_caveat_reason_is_kept_apart_from_what_it_is_about() -> None:
     assert line == "Minor."
     assert subjects == [("how short it is", "caveat_reason")]
     assert split_caveat("Minor, though I'm not fully certain about the fifth.")[1] == \
-        [("the fifth", "caveat")]
+        [("about the fifth", "caveat_reason")]  # round 22: every caveat is read word by word
 
 
 # --- 2. A change of mind said in prose, with the new answer -------------------------------------

@@ -40,6 +40,9 @@ PROGRESSIONS = yes_no_reader(SAME_PROGRESSION)
     (PROGRESSIONS, "So no, they move differently, though the opening chord is a little unclear "
                    "in the first take.", "no"),  # a part left unclear, where
     (QUALITY, "Augmented, although the fifth was somewhat muddy.", "D"),
+    # round 22: a doubt of any degree, or of the answer itself, is no hedge
+    (QUALITY, "Minor, though I'm not sure.", "B"),
+    (QUALITY, "Minor, though it is unclear.", "B"),
 ])
 def test_an_answer_with_a_caveat_is_credited(reader, reply, answer) -> None:
     assert reader(reply).answer == answer
@@ -49,9 +52,7 @@ def test_an_answer_with_a_caveat_is_credited(reader, reply, answer) -> None:
     (QUALITY, "Final Answer: C, though I'm not entirely sure — augmented fits as well."),
     (QUALITY, "Final Answer: C, though I'm not entirely sure — it might be augmented."),
     (METER, "Final Answer: A, but I'm not very confident; triple is possible."),
-    (QUALITY, "Minor, though I'm not sure."),  # no degree: a doubt, as before
     (QUALITY, "Minor, though the major third is a bit ambiguous."),  # names another answer
-    (QUALITY, "Minor, though it is unclear."),
 ])
 def test_a_caveat_naming_or_offering_another_answer_stays_a_hedge(reader, reply) -> None:
     assert reader(reply).answer is None
@@ -77,7 +78,8 @@ def test_near_misses_of_a_level_caveat_keep_their_hedge(reply) -> None:
 def test_what_an_unclear_part_is_about_is_kept_apart_and_may_veto() -> None:
     line, subjects = split_caveat("Minor, though the last chord was a bit muddy in the mix.")
     assert line == "Minor."
-    assert subjects == [("the last chord", "caveat_reason")]  # read word by word
+    # read word by word (round 22: the whole clause but its doubt)
+    assert subjects == [("the last chord was a bit in the mix", "caveat_reason")]
     line, subjects = split_caveat("Minor, though I'm not fully sure — the fifth is faint.")
     assert (line, subjects) == ("Minor.", [("the fifth is faint", "caveat_reason")])
 

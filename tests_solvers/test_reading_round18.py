@@ -45,14 +45,10 @@ def test_an_answer_with_a_caveat_is_credited(reader, reply, answer) -> None:
               "wrong."),
     # a part that is no single thing ("the major and minor thirds") is no caveat
     (QUALITY, "Final Answer: B, though the major and minor thirds are hard to tell apart."),
-    # the chained doubt has no degree: still a doubt
-    (QUALITY, "Final Answer: D, although the top voice was tricky to pick out, so I'm not sure."),
     # a parenthesis offering another answer
     (TIMBRE, "Final Answer: C (though I'm not entirely sure; it might be a harp-like organ stop)"),
     # a recording named by a number that names another answer's words
     (PROGRESSIONS, "No, they differ, though take 2 sounds the same, so I might be wrong."),
-    # "it" hard to separate doubts the answer itself
-    (QUALITY, "Final Answer: A, though it was hard to separate, so I'm not fully sure."),
 ])
 def test_a_caveat_naming_or_offering_another_answer_stays_a_hedge(reader, reply) -> None:
     assert reader(reply).answer is None
@@ -61,7 +57,7 @@ def test_a_caveat_naming_or_offering_another_answer_stays_a_hedge(reader, reply)
 def test_a_chained_caveat_is_left_out_whole_and_its_part_is_kept_to_veto() -> None:
     line, subjects = split_caveat("Minor, though the fifth was hard to hear, so I could be wrong.")
     assert line == "Minor."
-    assert subjects == [("the fifth", "caveat")]
+    assert subjects == [("the fifth was", "caveat_reason")]  # round 22: read word by word
 
 
 # --- 2. A changed mind inside one line: an answer, a correction, a new answer -----------------
@@ -225,6 +221,13 @@ def test_a_recording_compared_in_size_is_no_caveat() -> None:
     (PROGRESSIONS, "Final Answer: No. The cadence goes elsewhere in take 2, though the pad makes "
                    "it hard to hear.", "no"),  # a pronoun, of hearing only
     (QUALITY, "Final Answer: C, but I'm not entirely confident in that.", "C"),
+    # round 22: doubts of any degree, or of the answer itself, are no hedge
+    (QUALITY, "Final Answer: D, although the top voice was tricky to pick out, so I'm not sure.",
+     "D"),
+    (QUALITY, "Final Answer: A, though it was hard to separate, so I'm not fully sure.", "A"),
+    (QUALITY, "Final Answer: C (I'm not sure)", "C"),
+    (QUALITY, "Final Answer: C, though the pad makes it hard to tell.", "C"),
+    (QUALITY, "Final Answer: C, though the pad makes it hard to be sure.", "C"),
 ])
 def test_more_caveats_are_credited(reader, reply, answer) -> None:
     assert reader(reply).answer == answer
@@ -235,11 +238,8 @@ def test_more_caveats_are_credited(reader, reply, answer) -> None:
     (QUALITY, "Final Answer: C (it might be D)"),  # offers another
     (QUALITY, "Diminished, although major is close, so I might be mistaken."),  # the cause names
     (QUALITY, "Diminished, but it could be major, so I might be mistaken."),  # one
-    (QUALITY, "Final Answer: C (I'm not sure)"),  # no degree: a doubt
     (TIMBRE, "Final Answer: B, though the low notes were hard to separate from the cello line."),
     (TIMBRE, "Final Answer: B, though the low notes were hard to hear over the harp."),
-    (QUALITY, "Final Answer: C, though the pad makes it hard to tell."),  # doubts the answer
-    (QUALITY, "Final Answer: C, though the pad makes it hard to be sure."),
     (QUALITY, "Final Answer: C, but I'm not entirely confident in minor."),
 ])
 def test_more_caveats_naming_or_offering_another_answer_stay_a_hedge(reader, reply) -> None:

@@ -39,6 +39,9 @@ from tests_solvers.test_reading_round16 import METER, PROGRESSIONS, QUALITY, SHA
     (PROGRESSIONS, "They differ at the cadence, though the bass voicings make its last chord a "
                    "little ambiguous", "no"),  # "make", and no closing stop
     (QUALITY, "Minor, I'd say, though the pedal tones make the third a bit unclear", "B"),
+    # round 22: a doubt with no degree, or of the answer itself, is no hedge
+    (METER, "Final Answer: B, though the reverb makes it hard to be sure.", "B"),
+    (QUALITY, "So the chord is D, though the top note is faint and I'm not sure.", "D"),
 ])
 def test_an_answer_with_a_caveat_of_a_new_form_is_credited(reader, reply, answer) -> None:
     assert reader(reply).answer == answer
@@ -47,10 +50,6 @@ def test_an_answer_with_a_caveat_of_a_new_form_is_credited(reader, reply, answer
 @pytest.mark.parametrize(("reader", "reply"), [
     # the masked part names another answer
     (QUALITY, "Final Answer: B, though the traffic noise masks the major third a little."),
-    # hard to be sure, with no degree: a doubt of the answer itself
-    (METER, "Final Answer: B, though the reverb makes it hard to be sure."),
-    # the doubt joined by "and" has no degree
-    (QUALITY, "So the chord is D, though the top note is faint and I'm not sure."),
     # the part that is not obvious names another answer
     (QUALITY, "Final Answer: C, though the minor third is not entirely clear."),
     # a confidence followed by another answer is no closing "I'm fairly sure"

@@ -50,11 +50,15 @@ def midi(reply: str) -> int | None:
     (KEY, "There is no way for me to know if a modulation happens here."),
     (OUT, "An out-of-key note? I'm not able to confidently pick one out, so I will not guess."),
     (CHORD, "I'd rather not guess. Minor."),
-    (lambda reply: MIDI(reply), "Final answer: 64 — though I can't reliably judge pitch in "
-                                "this noise."),
 ])
 def test_a_refusal_or_decline_answers_nothing(read, reply: str) -> None:
     assert read(reply).answer is None
+
+
+def test_a_doubt_after_a_final_answer_is_no_decline() -> None:
+    # round 22 (was a decline): the answer is committed; the doubt after it is of its reliability
+    reading = MIDI("Final answer: 64 — though I can't reliably judge pitch in this noise.")
+    assert reading.answer.keys == (64,)
 
 
 @pytest.mark.parametrize(("read", "reply", "answer"), [

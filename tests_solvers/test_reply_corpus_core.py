@@ -52,12 +52,15 @@ def read_entry(entry: dict) -> object:
 # never edited; the settled grading is applied here.
 SETTLED_BY_ISSUE_30 = {"core_heldout-0086": "no"}  # "Final Answer: Yes. / Hmm, on second
 # thought: / Final Answer: No."
+# Round 22: an answer followed by a doubt is that answer (docs/reading.md, round 22)
+SETTLED_BY_ROUND_22 = {"core_heldout-0087": "yes"}  # "I believe yes, but I'm not certain."
+SETTLED = {**SETTLED_BY_ISSUE_30, **SETTLED_BY_ROUND_22}
 
 
 def corpus_figures(entries: list[dict]) -> tuple[Counter, Counter, list[str]]:
     sizes, agreed, wrong = Counter(), Counter(), []
     for entry in entries:
-        got, want = read_entry(entry), SETTLED_BY_ISSUE_30.get(entry["id"], entry["grader"])
+        got, want = read_entry(entry), SETTLED.get(entry["id"], entry["grader"])
         sizes[entry["kind"]] += 1
         if got == want:
             agreed[entry["kind"]] += 1
