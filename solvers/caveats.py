@@ -90,9 +90,17 @@ REASON = "caveat_reason"  # the source of a caveat's reason, read word by word (
 # what a doubt asks ("… whether they are the same progression"): naming any answer, it says the
 # reply cannot tell instead of answering (read word by word too)
 QUESTION = "caveat_question"
+CAVEAT_SOURCES = ("caveat", REASON, QUESTION)
 _ASKED = re.compile(r"\b(?:whether|if)\b", re.IGNORECASE)
 _MAX_WINDOW_WORDS = 3  # "major", "major chord", "a major chord"
 _SUBJECTS = ("level", "proportion", "mask", "masked", "stated")
+
+
+# "On the other hand, it could be G#4 at 415 Hz …": a later sentence offering another answer
+_OFFERED = re.compile(r"\W*(?:on\s+the\s+other\s+hand|alternatively|then\s+again|or|but|however"
+                      r"|that\s+said)\b[\s,]*(?:it|this|that|the\s+\w+)\s+(?:could|might|may)\s+"
+                      r"(?:also\s+|just\s+as\s+well\s+|equally\s+|well\s+)?be\s+(?P<offered>\S.*)",
+                      re.IGNORECASE | re.DOTALL)
 
 
 def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
@@ -147,3 +155,20 @@ def offers_another(reason: str, answer: object, read_value: Callable[[str, str],
             if said is not None and (any_answer or said != answer):
                 return True
     return False
+
+
+def vetoes(text: str, source: str, answer: object, read_value: Callable[[str, str], tuple]
+           ) -> bool:
+    """Whether what a caveat says besides (``text`` from ``source``) withdraws ``answer``: a
+    reason naming another answer ("Minor, though I'm not sure about major"), a question naming
+    any ("… I can't say whether they are the same progression": no answer, whichever)."""
+    return source in (REASON, QUESTION) and offers_another(text, answer, read_value,
+                                                           any_answer=source == QUESTION)
+
+
+def offered_after(sentences: list[str]) -> list[str]:
+    """What a later sentence of a long last line offers instead of its answer ("The frequency
+    is about 392 Hz, i.e. G4. On the other hand, it could be G#4 at 415 Hz …"): read only to
+    veto, as a caveat's reason is (round 22)."""
+    return [found.group("offered") for sentence in sentences[1:]
+            if (found := _OFFERED.match(sentence))]

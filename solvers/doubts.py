@@ -57,9 +57,11 @@ DOUBT = re.compile(
     r"|no\s+way\s+to\s+(?:\w+\s+)?(?:tell|know|be\s+sure|be\s+certain|confirm|verify)"
     r"|(?:I|it|this|that|my\s+answer)\s+(?:could|might|may)(?:\s+well)?\s+be\s+(?:wrong|mistaken"
     r"|off|incorrect)"
-    r"|(?:(?:that|this|it)\s*(?:['\u2019]s|\s+is)\s+)?(?:just|only|merely)\s+an?\s+(?:\w+\s+)?"
-    r"guess|(?:that|this|it)\s*(?:['\u2019]s|\s+is)\s+(?:a|my)\s+(?:\w+\s+)?guess"
-    r"|take\s+(?:it|this|that)\s+with\s+a\s+grain\s+of\s+salt|don['\u2019]t\s+quote\s+me)\b",
+    # a guess closing its clause ("that's just a guess"; "only a guess …: C" gives the answer)
+    r"|(?:(?:(?:that|this|it)\s*(?:['\u2019]s|\s+is)\s+)?(?:just|only|merely)\s+an?\s+(?:\w+\s+)?"
+    r"guess|(?:that|this|it)\s*(?:['\u2019]s|\s+is)\s+(?:a|my)\s+(?:\w+\s+)?guess)(?=\W*$)"
+    r"|take\s+(?:it|this|that)\s+with\s+a\s+grain\s+of\s+salt|don['\u2019]t\s+quote\s+me"
+    r"|(?:a\s+)?close\s+call)\b",
     re.IGNORECASE)
 # What makes a clause a hedge, not a doubt: an offer, a negation, a retraction or a question
 _OFFER = re.compile(r"\b(?:or|either|also|too|alternatively|instead|otherwise|rather|else"
@@ -88,6 +90,9 @@ _IS = r"(?:I\s*['\u2019]?m|I\s+am|it\s*['\u2019]?s|it\s+is|there\s*['\u2019]?s|t
 _OPENING = re.compile(rf"^{_IS}\s+", re.IGNORECASE)
 _SPEAKER = re.compile(rf"(?:{_IS}|I|it|this\s+is|that\s+is|a|to|really|honestly|though)?",
                       re.IGNORECASE)
+# the manner of a doubt, a clause of its own ("Hard to tell, to be honest.")
+_MANNER = re.compile(r"\W*(?:to\s+be\s+(?:honest|fair|frank)|honestly|frankly|admittedly"
+                     r"|in\s+(?:all\s+)?honesty)\W*", re.IGNORECASE)
 _WORD = re.compile(r"[^\W_]+")
 MAX_CLAUSE_WORDS = 25
 
@@ -96,6 +101,8 @@ def doubt_only(clause: str) -> str | None:
     """What ``clause`` says besides its doubt when it is a doubt clause (see module doc), else
     None: "though I'm not sure about the fifth" gives "about the fifth"."""
     rest = MISSED.sub(" ", clause)  # "a chance I missed an altered note": conceded
+    if _MANNER.fullmatch(clause):
+        return ""  # "…, to be honest."
     if rest == clause and not DOUBT.search(rest) or NO_ATTEMPT.search(clause):
         return None  # "I can't hear audio, but …" has no recording to doubt
     return plain(DOUBT.sub(" ", rest))

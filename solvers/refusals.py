@@ -29,11 +29,11 @@ _WILL_NOT = r"(?:won['\u2019]?t|will\s+not|would\s+not|wouldn['\u2019]?t|(?:'d|\
             r"don['\u2019]?t\s+want\s+to)"
 _SPECULATE = r"(?:guess|speculate|answer|commit|say|pick|choose|give\s+(?:an?\s+)?(?:answer|guess))"
 
-# Not having the recording, or refusing to guess: no doubt about an answer (solvers.doubts)
+# Not having the recording ("I can't hear the audio"), or refusing to guess: no doubt about an
+# answer (solvers.doubts)
 NO_ATTEMPT = re.compile(
-    rf"\b{_CANNOT}\s+(?:hear|access|play|open|process|listen\s+to|analy[sz]e)\s+{_THE_AUDIO}\b"
-    rf"|\b{_CANNOT}\s+(?:hear|listen\s+to|process|analy[sz]e)\s+(?:audio|sound)\b"
-    rf"|\b{_WILL_NOT}\s+(?:\w+\s+)?{_SPECULATE}\b", re.IGNORECASE)
+    rf"\b{_CANNOT}\s+(?:\w+\s+)?(?:hear|access|play|open|process|listen\s+to|analy[sz]e)\s+"
+    rf"(?:{_THE_AUDIO}|audio|sound)\b|\b{_WILL_NOT}\s+(?:\w+\s+)?{_SPECULATE}\b", re.IGNORECASE)
 DECLINE = re.compile(
     rf"\b{_CANNOT}\s+(?:(?:{_RELIABLY}|really)\s+)?{_JUDGING}\b"
     rf"|\b{_CANNOT}\s+{_RELIABLY}\s+\w+"

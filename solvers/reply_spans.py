@@ -39,9 +39,7 @@ from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import conclusion_of, cue_value, opening_clause
 from .answer_lines import closing_answers, corrected_closing, enumerates, read_ends, without_listing
-from .caveats import QUESTION as CAVEAT_QUESTION
-from .caveats import REASON as CAVEAT_REASON
-from .caveats import offers_another, without_caveats
+from .caveats import CAVEAT_SOURCES, REASON, offered_after, vetoes, without_caveats
 from .closing_clauses import closing_clauses
 from .cut_off import cut_before_answer
 from .echoed_questions import without_echoed_question
@@ -66,7 +64,7 @@ T = TypeVar("T", bound=Hashable)
 EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
 SENTENCE_SOURCES = ("answer_sentence",)
 # a final answer taken back after its line; what a caveat after an answer is about
-AFTER_ANSWER_SOURCES = ("retraction", "caveat", CAVEAT_REASON, CAVEAT_QUESTION)
+AFTER_ANSWER_SOURCES = ("retraction", *CAVEAT_SOURCES)
 FALLBACK_SOURCES = ("last_line", "last_sentence", "last_clause")
 SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
 HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
@@ -117,7 +115,7 @@ _HEADER = re.compile(
     rf"{_SEPARATOR}"
     # or the Chinese "答案:" / "最终答案是" (the answer / the final answer is)
     r"|^[\s#>\-\u2022]*(?:\u6700\u7ec8)?\u7b54\u6848\s*(?:\u662f|\u4e3a)?\s*:?)"
-    r"\s*(?P<value>.*)$",
+    r"(?!\s*[^\s?]{1,24}\?\s+\S)\s*(?P<value>.*)$",  # not "Answer: 81? That seems high …" (asked)
     re.IGNORECASE,
 )
 # A heading line that is only "Final Answer" ("### Final Answer", "**Final answer**").
@@ -317,8 +315,8 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
-            if short:
-                tiers.append(short)
+            if short:  # "…, i.e. G4. On the other hand, it could be G#4 …" vetoes
+                tiers.append(short + [AnswerSpan(o, REASON) for o in offered_after(sentences)])
         clauses = closing_clauses(sentences[-1]) if sentences else []  # "…, MIDI 61."
         if clauses and not _CONDITIONAL_OPENING.match(sentences[-1]):
             clauses.insert(-1, sentences[-1])  # read whole too: it must name no other answer
@@ -365,11 +363,8 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     for span in after:
         answer, reason, *_via = read_value(span.text, span.source)
         withdrawn = _CORRECTION.search(span.text) and answer is None  # "Wait, I was wrong."
-        if span.source in (CAVEAT_REASON, CAVEAT_QUESTION) and offers_another(
-                span.text, reading.answer, read_value, any_answer=span.source == CAVEAT_QUESTION):
-            withdrawn = True  # "Minor, though I'm not sure about major."; "… I can't say
-            # whether they are the same progression." (no answer then, whichever it names)
-        if withdrawn or reason == HEDGE or answer is not None and answer != reading.answer:
+        if withdrawn or vetoes(span.text, span.source, reading.answer, read_value) \
+                or reason == HEDGE or answer is not None and answer != reading.answer:
             return Reading(None, span.source, HEDGE, span=f"{reading.span}\n{span.text}")
     return reading
 
