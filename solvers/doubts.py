@@ -67,9 +67,11 @@ DOUBT = re.compile(
 _OFFER = re.compile(r"\b(?:or|either|also|too|alternatively|instead|otherwise|rather|else"
                     r"|another|nor|versus|vs|possible|plausible|could|might|may|maybe|perhaps"
                     r"|possibly|would|if\s+not)\b|\?", re.IGNORECASE)
-# (a difference or change said in passing may be the other answer: "the last note differs")
+# (a difference, change or wrong note said in passing may be the other answer: "the last note
+# differs", "one note seems altered")
 _NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|unlikely|doubt|doubts|doubted"
-                       r"|doubtful|differ\w*|different|change[sd]?|changing)\b|n['\u2019]t\b",
+                       r"|doubtful|differ\w*|different|chang\w*|alter\w*|shift\w*|mov(?:e|ed|es)"
+                       r"|modulat\w*|wrong|extra|missing|displac\w*|transpos\w*)\b|n['\u2019]t\b",
                        re.IGNORECASE)
 # An answer given inside the clause ("I'd tentatively say minor", "so I'll go with B"), or
 # none chosen ("… to decide"): no doubt clause either way
@@ -148,9 +150,11 @@ def without_doubts(line: str) -> tuple[str, list[str]]:
 
 
 def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str]]:
-    """A sentence without the doubt clauses that open or close it (None when it is nothing
-    else), and what each of them says besides its doubt. A doubt closing a sentence takes the
-    plain clauses after it as its reason ("…, though I'm not sure — the top note smeared")."""
+    """A sentence without its doubt clauses (None when it is nothing else), and what each of
+    them says besides its doubt. A doubt closing a sentence takes the plain clauses after it as
+    its reason ("…, though I'm not sure — the top note smeared"); one between two others is
+    left out before an offer ("62, though I'm not sure; could be 63." is two answers), else kept
+    (the sentence is read as before)."""
     pieces, start = [], 0
     for found in _CLAUSE.finditer(sentence):
         if found.start() > start:
@@ -174,10 +178,15 @@ def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str]]:
         said[last] = cause
         last -= 1
     end = pieces[-1].rstrip()[-1:] if pieces[-1].rstrip()[-1:] in (".", "!") else ""
-    body = "".join(pieces[first:last + 1]).strip()
+    # a doubt between two others is left out only before an offer, so both answers are read
+    offered = [i for i in range(first, last + 1) if _OFFER.search(pieces[i])]
+    for i in range(first, last + 1):
+        if said[i] is not None and not (offered and offered[-1] > i):
+            said[i] = None
+    body = "".join(piece for piece, rest in zip(pieces[first:last + 1], said[first:last + 1],
+                                                strict=True) if rest is None).strip()
     if first > 0:
         body = _CONCESSION.sub("", body)  # "Not sure, but B." reads "B."
     if last + 1 < len(pieces) and end and not body.endswith(end):
         body += end
-    dropped = said[:first] + said[last + 1:]
-    return body, [s for s in dropped if s]
+    return body, [rest for rest in said if rest]

@@ -121,6 +121,20 @@ def test_a_yes_no_doubt_that_offers_or_cannot_tell_stays_a_hedge(reader, reply: 
     assert reader(reply).answer is None
 
 
+def test_a_doubt_between_two_answers_is_left_out_and_both_are_read() -> None:
+    # read 63 before round 22: the doubt made the first sentence unreadable, the offer answered
+    assert MIDI("62, though I'm not sure; could be 63.").answer is None
+    assert MIDI("62, though I'm not sure.").answer.keys == (62,)
+
+
+def test_a_doubt_about_a_change_or_an_altered_note_is_no_plain_doubt() -> None:
+    # a difference said in passing may be the other answer: the clause is read as before
+    assert doubt_only("though I'm not sure about the ending, where one note seems altered") \
+        is None
+    assert doubt_only("though I'm not sure about the key change") is None
+    assert doubt_only("though I'm not sure about the ending") == "about the ending"
+
+
 def test_a_plain_cannot_of_a_difference_is_no_doubt() -> None:
     # "I can't hear any difference" denies a difference (an answer), it doubts nothing
     assert SAME("I can't hear any difference between the two.").answer == "yes"
