@@ -86,6 +86,9 @@ PARENTHETICAL = re.compile(
     r"(?=\s*(?:,|[\u2014\u2013]|\s-\s|[.!](?:\s|$)|$))", re.IGNORECASE)
 
 
+# a pitch named in any notation: a note with its octave, a MIDI number or a frequency
+_PITCH = re.compile(r"\b[A-G][#\u266fb\u266d]?-?\d\b|\b\d{2,4}(?:\.\d+)?(?:\s*Hz)?\b"
+                    r"|\b(?:do|re|mi|fa|sol|la|si|ti)\d\b", re.IGNORECASE)
 REASON = "caveat_reason"  # the source of a caveat's reason, read word by word (offers_another)
 # what a doubt asks ("… whether they are the same progression"): naming any answer, it says the
 # reply cannot tell instead of answering (read word by word too)
@@ -162,8 +165,12 @@ def vetoes(text: str, source: str, answer: object, read_value: Callable[[str, st
     """Whether what a caveat says besides (``text`` from ``source``) withdraws ``answer``: a
     reason naming another answer ("Minor, though I'm not sure about major"), a question naming
     any ("… I can't say whether they are the same progression": no answer, whichever)."""
-    return source in (REASON, QUESTION) and offers_another(text, answer, read_value,
-                                                           any_answer=source == QUESTION)
+    if source not in (REASON, QUESTION):
+        return False
+    pitches = [read_value(pitch, "caveat")[0] for pitch in _PITCH.findall(text)]
+    if hasattr(answer, "keys") and pitches and answer not in pitches:
+        return True  # a pitch beside a pitch answer, in any notation ("though I'm not sure of F4")
+    return offers_another(text, answer, read_value, any_answer=source == QUESTION)
 
 
 def offered_after(sentences: list[str]) -> list[str]:

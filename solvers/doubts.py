@@ -25,14 +25,14 @@ from .refusals import NO_ATTEMPT
 from .retractions import CORRECTION, RETRACTION, TAKEN_BACK
 
 _NOT = r"(?:not|n['\u2019]t|never)"
-_CERTAIN = r"(?:sure|certain|confident|positive|100\s*%)"
+_CERTAIN = r"(?:(?:100\s*%|a\s+hundred\s+percent)\s+)?(?:sure|certain|confident|positive)"
 # What the speaker could not do with the music, or could not be: "can't hear the fifth",
 # "couldn't make out the top note", "can't be certain", "unable to tell"
 _COULD_NOT = (r"(?:can['\u2019]?t|cannot|can\s+not|couldn['\u2019]?t|could\s+not|unable\s+to"
               r"|not\s+able\s+to)\s+(?:really\s+|quite\s+|fully\s+|clearly\s+|reliably\s+)?")
 _PERCEIVE = (r"(?:hear|make\s+out|pick\s+out|tell|say|place|separate|distinguish|catch|confirm"
              r"|verify|know|judge|count|follow|isolate|pin\s+down|be\s+(?:\w+\s+)?" + _CERTAIN
-             + r"|be\s+(?:\w+\s+)?(?:precise|exact)|rule\s+out)"
+             + r"|be\s+(?:\w+\s+)?(?:precise|exact))"
              # "I can't hear any difference", "… a modulation anywhere": a denial, no doubt
              r"(?!\s+(?:any|anything|a|an|one|no|a\s+single)\b)")
 # What the speaker may have missed is conceded, not offered: its object is not read
@@ -66,7 +66,7 @@ DOUBT = re.compile(
 # What makes a clause a hedge, not a doubt: an offer, a negation, a retraction or a question
 _OFFER = re.compile(r"\b(?:or|either|also|too|alternatively|instead|otherwise|rather|else"
                     r"|another|nor|versus|vs|possible|plausible|could|might|may|maybe|perhaps"
-                    r"|possibly|would|if\s+not)\b|\?", re.IGNORECASE)
+                    r"|possibly|would|if\s+not|rule\s+out|ruled\s+out)\b|\?", re.IGNORECASE)
 # (a difference, change or wrong note said in passing may be the other answer: "the last note
 # differs", "one note seems altered")
 _NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|unlikely|doubt|doubts|doubted"
@@ -123,7 +123,8 @@ def plain(clause: str) -> str | None:
 
 def without_doubts(line: str) -> tuple[str, list[str]]:
     """``line`` without its doubt clauses, and what those say besides their doubt, to be read
-    to veto: all of it but whole sentences of doubt before an answer-bearing one (reasoning).
+    to veto: all of it but whole sentences of doubt before an answer-bearing one (reasoning);
+    what its last answer-bearing sentence offers after a doubt, as asked ("whether …").
     A line of doubt alone is left as it is ("I cannot tell." is no answer, not an empty line):
     :func:`solvers.caveats.without_caveats` drops it when another line answers."""
     said: list[str] = []
@@ -138,23 +139,26 @@ def without_doubts(line: str) -> tuple[str, list[str]]:
     unparenthesized = _PAREN.sub(paren, line)  # "B. (I'm not sure)"
     kept: list[str] = []
     pending: list[str] = []
+    offers: list[str] = []
     for sentence in _SENTENCE.split(unparenthesized):
-        text, rest = _sentence_without_doubts(sentence)
+        text, rest, offers_now = _sentence_without_doubts(sentence)
         if text is None:  # a sentence of doubt alone: "Minor. I'm not sure though."
             pending.extend(rest)
             continue
         pending = []  # "I'm not sure whether it's a violin. It is bright and brassy. C."
         said.extend(rest)
+        offers = offers_now  # only the last answer-bearing sentence's ("… but I'll stay with C")
         kept.append(text)
-    return " ".join(kept), [rest for rest in said + pending if rest]
+    # an offer after a doubt is what the doubt asks: it vetoes any answer it names
+    return " ".join(kept), [rest for rest in said + pending if rest] + [
+        f"whether {offer}" for offer in offers if offer]
 
 
-def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str]]:
+def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str], list[str]]:
     """A sentence without its doubt clauses (None when it is nothing else), and what each of
     them says besides its doubt. A doubt closing a sentence takes the plain clauses after it as
-    its reason ("…, though I'm not sure — the top note smeared"); one between two others is
-    left out before an offer ("62, though I'm not sure; could be 63." is two answers), else kept
-    (the sentence is read as before)."""
+    its reason ("…, though I'm not sure — the top note smeared"); one between two others stays,
+    and what is offered after it is returned apart ("could be 63")."""
     pieces, start = [], 0
     for found in _CLAUSE.finditer(sentence):
         if found.start() > start:
@@ -163,7 +167,7 @@ def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str]]:
     pieces.append(sentence[start:])
     said = [doubt_only(piece) for piece in pieces]
     if all(s is not None for s in said):
-        return None, [s for s in said if s]
+        return None, [s for s in said if s], []
     first = next(i for i, s in enumerate(said) if s is None)
     doubted = next((i for i in range(first + 1, len(pieces)) if said[i] is not None), None)
     if doubted is not None:
@@ -178,15 +182,18 @@ def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str]]:
         said[last] = cause
         last -= 1
     end = pieces[-1].rstrip()[-1:] if pieces[-1].rstrip()[-1:] in (".", "!") else ""
-    # a doubt between two others is left out only before an offer, so both answers are read
-    offered = [i for i in range(first, last + 1) if _OFFER.search(pieces[i])]
-    for i in range(first, last + 1):
-        if said[i] is not None and not (offered and offered[-1] > i):
-            said[i] = None
+    # a doubt between two others stays (the sentence is read as before); an offer after it
+    # is what the doubt asks, and vetoes any answer it names ("62, though I'm not sure; could
+    # be 63.": a reader that reads an offered pitch alone must not read 63)
+    doubts = [i for i in range(first, last + 1) if said[i] is not None]
+    offers = [_CONCESSION.sub("", pieces[i]).strip(" ,;:.!") for i in range(first, last + 1)
+              if doubts and i > doubts[0] and said[i] is None and _OFFER.search(pieces[i])]
+    for i in doubts:
+        said[i] = None
     body = "".join(piece for piece, rest in zip(pieces[first:last + 1], said[first:last + 1],
                                                 strict=True) if rest is None).strip()
     if first > 0:
         body = _CONCESSION.sub("", body)  # "Not sure, but B." reads "B."
     if last + 1 < len(pieces) and end and not body.endswith(end):
         body += end
-    return body, [rest for rest in said if rest]
+    return body, [rest for rest in said if rest], offers

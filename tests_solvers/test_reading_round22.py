@@ -42,6 +42,7 @@ def key(reader, reply: str) -> int | None:
     (QUALITY, "Minor, although I'm not sure.", "B"),  # no degree
     (QUALITY, "B. (Not sure.)", "B"),  # a parenthesis of doubt alone
     (QUALITY, "Probably D, but I can't be certain.", "D"),
+    (QUALITY, "I think it's minor, but the take is noisy so I can't be 100% sure.", "B"),
     (QUALITY, "Final Answer: A, though it's hard to tell.", "A"),  # doubts the answer itself
     (QUALITY, "Dominant. I'm not sure, though.", "C"),  # a sentence of doubt after the answer
     (QUALITY, "Not certain, but C.", "C"),  # the doubt first
@@ -121,10 +122,18 @@ def test_a_yes_no_doubt_that_offers_or_cannot_tell_stays_a_hedge(reader, reply: 
     assert reader(reply).answer is None
 
 
-def test_a_doubt_between_two_answers_is_left_out_and_both_are_read() -> None:
-    # read 63 before round 22: the doubt made the first sentence unreadable, the offer answered
+def test_an_offer_after_a_doubt_vetoes_any_answer_it_names() -> None:
+    # read 63 before round 22: the doubt made the first part unreadable, the offer answered
     assert MIDI("62, though I'm not sure; could be 63.").answer is None
     assert MIDI("62, though I'm not sure.").answer.keys == (62,)
+    # a doubt between an answer and an offer stays: the sentence reads as before (no answer)
+    assert QUALITY("The third is faint. I'd say major, but I'm not sure; it might be minor."
+                   ).answer is None
+    assert SAME("They sound the same, but I'm not sure; the second may have an altered note."
+                ).answer is None
+    # "can't rule out" offers; a pitch in another notation beside a pitch answer vetoes it
+    assert MIDI("It's E4 (64), though I can't rule out F4.").answer is None
+    assert MIDI("64, though I'm not sure about F4.").answer is None
 
 
 def test_a_doubt_about_a_change_or_an_altered_note_is_no_plain_doubt() -> None:
