@@ -129,17 +129,15 @@ def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
 
 def without_caveats(lines: list[str]) -> tuple[list[str], list[tuple[str, str]]]:
     """The lines without their caveats, and what every caveat says besides, with its source.
-    A line of doubt alone is dropped only when another line says more ("B" above "I'm not
-    sure."; "I cannot tell." alone stays, no answer), and what it says is read only below the
-    last line that says more ("I'm not sure whether it's a violin." above "Final Answer: C" is
-    reasoning)."""
+    A line of doubt alone is dropped only when another line says more and it says nothing
+    besides its doubt ("B" above "I'm not sure."); "I cannot tell." alone, and "Hard to tell
+    what happens after." below a partial answer, stay as they are (read as before)."""
     split = [split_caveat(line) for line in lines]
-    said = [i for i, (line, _) in enumerate(split) if _WORD.search(line)]
-    if not said:
+    if not any(_WORD.search(line) for line, _ in split):
         return lines, []
-    return [line for line, _ in split], [
-        subject for i, (line, subjects) in enumerate(split) for subject in subjects
-        if i >= said[-1] or _WORD.search(line)]
+    kept = [(line, subjects) if _WORD.search(line) else (original if subjects else line, [])
+            for original, (line, subjects) in zip(lines, split, strict=True)]
+    return [line for line, _ in kept], [subject for _, subjects in kept for subject in subjects]
 
 
 def offers_another(reason: str, answer: object, read_value: Callable[[str, str], tuple],

@@ -144,6 +144,13 @@ def test_a_doubt_about_a_change_or_an_altered_note_is_no_plain_doubt() -> None:
     assert doubt_only("though I'm not sure about the ending") == "about the ending"
 
 
+def test_a_line_of_doubt_that_says_more_is_kept_as_it_is() -> None:
+    # "what happens after" is what the reply cannot tell: the line is no mere doubt to drop
+    assert KEYS("It stays in C major for the first half.\nHard to tell what happens after."
+                ).answer is None
+    assert QUALITY("Minor.\nNot sure, though.").answer == "B"  # a doubt alone is dropped
+
+
 def test_a_plain_cannot_of_a_difference_is_no_doubt() -> None:
     # "I can't hear any difference" denies a difference (an answer), it doubts nothing
     assert SAME("I can't hear any difference between the two.").answer == "yes"
