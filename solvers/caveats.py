@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from .doubts import without_doubts
+from .doubts import WITHDRAWN_MARK, without_doubts
 
 _WORD = re.compile(r"[^\W_]+")
 
@@ -93,7 +93,10 @@ REASON = "caveat_reason"  # the source of a caveat's reason, read word by word (
 # what a doubt asks ("… whether they are the same progression"): naming any answer, it says the
 # reply cannot tell instead of answering (read word by word too)
 QUESTION = "caveat_question"
-CAVEAT_SOURCES = ("caveat", REASON, QUESTION)
+# a caveat negating the answer it follows ("Minor, though I doubt it."): no answer then, unless
+# it agrees with a "no" ("No, probably not.")
+WITHDRAWN = "caveat_withdrawn"
+CAVEAT_SOURCES = ("caveat", REASON, QUESTION, WITHDRAWN)
 _ASKED = re.compile(r"\b(?:whether|if)\b", re.IGNORECASE)
 _MAX_WINDOW_WORDS = 3  # "major", "major chord", "a major chord"
 _SUBJECTS = ("level", "proportion", "mask", "masked", "stated")
@@ -115,6 +118,9 @@ def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
     line, doubted = without_doubts(line)
     subjects = []
     for said in doubted:  # "about the fifth", "whether it is major"
+        if said == WITHDRAWN_MARK:
+            subjects.append((said, WITHDRAWN))
+            continue
         asked = _ASKED.search(said)
         about, question = (said[:asked.start()], said[asked.end():]) if asked else (said, "")
         subjects += [(part.strip(), source) for part, source in ((about, REASON),
@@ -163,6 +169,8 @@ def vetoes(text: str, source: str, answer: object, read_value: Callable[[str, st
     """Whether what a caveat says besides (``text`` from ``source``) withdraws ``answer``: a
     reason naming another answer ("Minor, though I'm not sure about major"), a question naming
     any ("… I can't say whether they are the same progression": no answer, whichever)."""
+    if source == WITHDRAWN:
+        return answer != "no"
     if source not in (REASON, QUESTION):
         return False
     pitches = [read_value(pitch, "caveat")[0] for pitch in _PITCH.findall(text)]

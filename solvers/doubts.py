@@ -78,6 +78,14 @@ _NEGATION = re.compile(r"\b(?:not|no|never|none|nothing|neither|unlikely|doubt|d
 _ANSWERING = re.compile(r"\b(?:say|said|guess|go|going|pick|choose|chose|answer|call|think|believe"
                         r"|reckon|lean|leaning|opt|decide|settle|commit|conclude)\b",
                         re.IGNORECASE)
+WITHDRAWN_MARK = "(withdrawn)"  # what a line says when a caveat negates its answer
+# A caveat that negates the answer it follows: "Minor, though I doubt it.", "Yes. Probably not,
+# though." (the answer is withdrawn, no new one given)
+WITHDRAWN = re.compile(r"^\W*(?:(?:though|although|but|yet|and|then\s+again)\W+)*"
+                       r"(?:I\s+(?:really\s+)?doubt\s+(?:it|that|this)|(?:probably|likely|maybe|perhaps)\s+not"
+                       r"|I\s+(?:don['\u2019]t|do\s+not)\s+(?:really\s+)?think\s+so|not\s+really"
+                       r"|(?:it|that)\s*(?:['\u2019]s|\s+is)\s+(?:unlikely|doubtful))"
+                       r"(?:\W+(?:though|however|either|really))*\W*$", re.IGNORECASE)
 _SENTENCE = re.compile(r"(?<=[.!?])(?<!\d[.!?])\s+(?=\S)|(?<=\d[.!?])\s+(?=[A-Z(])")
 # Where a clause ends: a comma, semicolon or dash, or a turn ("… but I can't be certain")
 _CLAUSE = re.compile(r"\s*(?:[,;]|\s[\u2014\u2013-]{1,2}\s|[\u2014\u2013])\s*"
@@ -124,7 +132,8 @@ def plain(clause: str) -> str | None:
 def without_doubts(line: str) -> tuple[str, list[str]]:
     """``line`` without its doubt clauses, and what those say besides their doubt, to be read
     to veto: all of it but whole sentences of doubt before an answer-bearing one (reasoning);
-    what its last answer-bearing sentence offers after a doubt, as asked ("whether …").
+    what its last answer-bearing sentence offers after a doubt, as asked ("whether …"), and
+    ``WITHDRAWN_MARK`` when a caveat after the answer negates it ("Minor, though I doubt it.").
     A line of doubt alone is left as it is ("I cannot tell." is no answer, not an empty line):
     :func:`solvers.caveats.without_caveats` drops it when another line answers."""
     said: list[str] = []
@@ -143,7 +152,7 @@ def without_doubts(line: str) -> tuple[str, list[str]]:
     for sentence in _SENTENCE.split(unparenthesized):
         text, rest, offers_now = _sentence_without_doubts(sentence)
         if text is None:  # a sentence of doubt alone: "Minor. I'm not sure though."
-            pending.extend(rest)
+            pending.extend(rest + [offer for offer in offers_now if offer == WITHDRAWN_MARK])
             continue
         pending = []  # "I'm not sure whether it's a violin. It is bright and brassy. C."
         said.extend(rest)
@@ -151,7 +160,7 @@ def without_doubts(line: str) -> tuple[str, list[str]]:
         kept.append(text)
     # an offer after a doubt is what the doubt asks: it vetoes any answer it names
     return " ".join(kept), [rest for rest in said + pending if rest] + [
-        f"whether {offer}" for offer in offers if offer]
+        offer if offer == WITHDRAWN_MARK else f"whether {offer}" for offer in offers if offer]
 
 
 def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str], list[str]]:
@@ -168,6 +177,8 @@ def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str], list
     said = [doubt_only(piece) for piece in pieces]
     if all(s is not None for s in said):
         return None, [s for s in said if s], []
+    if WITHDRAWN.match(sentence):
+        return None, [], [WITHDRAWN_MARK]  # "Minor. Probably not, though."
     first = next(i for i, s in enumerate(said) if s is None)
     doubted = next((i for i in range(first + 1, len(pieces)) if said[i] is not None), None)
     if doubted is not None:
@@ -185,6 +196,7 @@ def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str], list
     # a doubt between two others stays (the sentence is read as before); an offer after it
     # is what the doubt asks, and vetoes any answer it names ("62, though I'm not sure; could
     # be 63.": a reader that reads an offered pitch alone must not read 63)
+    withdrawn = [piece for piece in pieces[first + 1:] if WITHDRAWN.match(piece)]
     doubts = [i for i in range(first, last + 1) if said[i] is not None]
     offers = [_CONCESSION.sub("", pieces[i]).strip(" ,;:.!") for i in range(first, last + 1)
               if doubts and i > doubts[0] and said[i] is None and _OFFER.search(pieces[i])]
@@ -196,4 +208,4 @@ def _sentence_without_doubts(sentence: str) -> tuple[str | None, list[str], list
         body = _CONCESSION.sub("", body)  # "Not sure, but B." reads "B."
     if last + 1 < len(pieces) and end and not body.endswith(end):
         body += end
-    return body, [rest for rest in said if rest], offers
+    return body, [rest for rest in said if rest], offers + [WITHDRAWN_MARK] * bool(withdrawn)

@@ -130,7 +130,8 @@ def test_letter_with_another_options_label_is_ambiguous(
     assert extract_choice(text, options) is None
 
 
-LETTERLESS_PROSE = [word for word in PROSE_WORDS if len(word) > 1]
+# ("answer" left out: "the answer is minor" is an answer sentence, not prose, on main too)
+LETTERLESS_PROSE = [word for word in PROSE_WORDS if len(word) > 1 and word != "answer"]
 # Last lines that are reasoning, not an answer (a short last line naming one option would be
 # the reply's answer, as a grader reads it: "think minor" is one).
 # (round 22: "Hard to say from this recording." is a doubt after the answer above, no end)

@@ -151,6 +151,16 @@ def test_a_line_of_doubt_that_says_more_is_kept_as_it_is() -> None:
     assert QUALITY("Minor.\nNot sure, though.").answer == "B"  # a doubt alone is dropped
 
 
+def test_a_caveat_negating_the_answer_withdraws_it() -> None:
+    # read as the answer before round 22: the negation named no option
+    assert QUALITY("Diminished, though I doubt it.").answer is None
+    assert QUALITY("Major. Probably not, though.").answer is None
+    assert KEYS("Yes, but I don't think so.").answer is None
+    # agreeing with a "no", or before the answer it then gives, it withdraws nothing
+    assert KEYS("No, probably not.").answer == "no"
+    assert QUALITY("Is it major? I don't think so. It's minor.").answer == "B"
+
+
 def test_a_plain_cannot_of_a_difference_is_no_doubt() -> None:
     # "I can't hear any difference" denies a difference (an answer), it doubts nothing
     assert SAME("I can't hear any difference between the two.").answer == "yes"
