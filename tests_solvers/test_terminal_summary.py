@@ -100,11 +100,12 @@ import sys
 
 def pytest_unconfigure(config):
     print("pandas imported:", "pandas" in sys.modules)
+    print("anyio imported:", "anyio" in sys.modules)
 '''
 
 
 @pytest.mark.parametrize("report", [False, True], ids=["no-report", "report"])
-def test_a_run_without_a_report_does_not_import_pandas(tmp_path, report):
+def test_a_run_without_a_report_imports_neither_pandas_nor_anyio(tmp_path, report):
     (tmp_path / "import_probe.py").write_text(PROBE)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
     env.pop("PYTEST_XDIST_WORKER", None)
@@ -116,5 +117,6 @@ def test_a_run_without_a_report_does_not_import_pandas(tmp_path, report):
         cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert f"pandas imported: {report}" in done.stdout
+    assert "anyio imported: False" in done.stdout  # its pytest plugin is not loaded
     table = done.stdout[done.stdout.index("model "):].splitlines()
     assert table[1].split()[:4] == ["oracle", "chord", "midi", "100.0%"]
