@@ -202,3 +202,37 @@ def test_a_trial_sets_up_only_the_fixtures_that_are_its_own(tmp_path):
     per_trial = sorted({name.split("[")[0] for scope, name in setups if scope == "F"})
     assert per_trial == ["backend", "record", "trial"]
     assert setups.count(["S", "run_trial"]) == 1
+
+
+FREEZE_PROBE = '''
+import gc
+
+import pytest
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session):
+    print("frozen at collection:", gc.get_freeze_count())
+
+
+def pytest_runtest_setup(item):
+    print("frozen at a test:", gc.get_freeze_count())
+'''
+
+
+def test_what_exists_before_the_tests_is_left_out_of_the_collectors_passes(tmp_path):
+    """The modules, items and prefetched results are frozen once before the first test body
+    (they live to the end): the collector's full passes during the tests skip them."""
+    (tmp_path / "freeze_probe.py").write_text(FREEZE_PROBE)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
+    env.pop("PYTEST_XDIST_WORKER", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "bench/test_chord.py", "-q", "-s", "-p", "freeze_probe",
+         "-p", "no:cacheprovider", "--no-report", "--model", "oracle", "-m",
+         "midi and zero and standalone", "-k", "chord4", "--run-dir", str(tmp_path / "run")],
+        cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    at_collection = int(done.stdout.split("frozen at collection: ")[1].split()[0])
+    at_tests = {int(line.split(": ")[1]) for line in done.stdout.splitlines()
+                if line.startswith("frozen at a test: ")}
+    assert len(at_tests) == 1 and at_tests.pop() > at_collection  # once, before the first test
