@@ -187,7 +187,8 @@ def test_a_bench_run_does_not_load_hypothesis(tmp_path):
 
 
 def test_a_trial_sets_up_only_the_fixtures_that_are_its_own(tmp_path):
-    """``run_trial`` holds nothing of a test: set up once per run, not once per trial."""
+    """``run_trial`` holds nothing of a test: set up once per run, not once per trial; and a
+    trial's closure names no fixture it does not need."""
     env = {**os.environ}
     env.pop("PYTEST_XDIST_WORKER", None)
     done = subprocess.run(
@@ -202,6 +203,9 @@ def test_a_trial_sets_up_only_the_fixtures_that_are_its_own(tmp_path):
     per_trial = sorted({name.split("[")[0] for scope, name in setups if scope == "F"})
     assert per_trial == ["backend", "record", "trial"]
     assert setups.count(["S", "run_trial"]) == 1
+    # each fixture in a test's closure is looked up for every trial, session-scoped or not:
+    # the pool and the settings come from the configuration, not from their fixtures
+    assert not {"backend_pool", "generation_settings"} & {name for _, name in setups}
 
 
 FREEZE_PROBE = '''
