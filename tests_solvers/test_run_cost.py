@@ -173,21 +173,27 @@ def pytest_unconfigure(config):
 '''
 
 
-def test_a_bench_run_does_not_load_hypothesis(tmp_path):
-    (tmp_path / "import_probe.py").write_text(PROBE)
+def _probed_run(tmp_path: Path, probe: str) -> str:
+    """The output of a small oracle bench run with the plugin ``probe`` (its source) loaded."""
+    (tmp_path / "probe_plugin.py").write_text(probe)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(REPO)])}
     env.pop("PYTEST_XDIST_WORKER", None)
     done = subprocess.run(
-        [sys.executable, "-m", "pytest", "bench/test_chord.py", "-q", "-s", "-p", "import_probe",
+        [sys.executable, "-m", "pytest", "bench/test_chord.py", "-q", "-s", "-p", "probe_plugin",
          "-p", "no:cacheprovider", "--no-report", "--model", "oracle", "-m",
          "midi and zero and standalone", "-k", "chord4", "--run-dir", str(tmp_path / "run")],
         cwd=REPO, capture_output=True, text=True, timeout=600, env=env)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert "hypothesis imported: False" in done.stdout
+    return done.stdout
+
+
+def test_a_bench_run_does_not_load_hypothesis(tmp_path):
+    assert "hypothesis imported: False" in _probed_run(tmp_path, PROBE)
 
 
 def test_a_trial_sets_up_only_the_fixtures_that_are_its_own(tmp_path):
-    """``run_trial`` holds nothing of a test: set up once per run, not once per trial."""
+    """``run_trial`` holds nothing of a test: set up once per run, not once per trial; and a
+    trial's closure names no fixture it does not need."""
     env = {**os.environ}
     env.pop("PYTEST_XDIST_WORKER", None)
     done = subprocess.run(
@@ -202,3 +208,32 @@ def test_a_trial_sets_up_only_the_fixtures_that_are_its_own(tmp_path):
     per_trial = sorted({name.split("[")[0] for scope, name in setups if scope == "F"})
     assert per_trial == ["backend", "record", "trial"]
     assert setups.count(["S", "run_trial"]) == 1
+    # each fixture in a test's closure is looked up for every trial, session-scoped or not:
+    # the pool and the settings come from the configuration, not from their fixtures
+    assert not {"backend_pool", "generation_settings"} & {name for _, name in setups}
+
+
+FREEZE_PROBE = '''
+import gc
+
+import pytest
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_finish(session):
+    print("frozen at collection:", gc.get_freeze_count())
+
+
+def pytest_runtest_setup(item):
+    print("frozen at a test:", gc.get_freeze_count())
+'''
+
+
+def test_what_exists_before_the_tests_is_left_out_of_the_collectors_passes(tmp_path):
+    """The modules, items and prefetched results are frozen once before the first test body
+    (they live to the end): the collector's full passes during the tests skip them."""
+    out = _probed_run(tmp_path, FREEZE_PROBE)
+    at_collection = int(out.split("frozen at collection: ")[1].split()[0])
+    at_tests = {int(line.split(": ")[1]) for line in out.splitlines()
+                if line.startswith("frozen at a test: ")}
+    assert len(at_tests) == 1 and at_tests.pop() > at_collection  # once, before the first test

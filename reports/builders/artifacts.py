@@ -15,7 +15,7 @@ import pandas as pd
 
 from reports.builders.figure_worker import FigureDrawer
 from reports.tables import accuracy as tables
-from reports.tables.cells import percent_text
+from reports.tables.terminal import answered, billed, table_lines
 from solvers.new_requests import new_request_turns
 
 SUMMARY_VERSION = 1
@@ -51,54 +51,12 @@ def pooled_by_modality(summary: pd.DataFrame) -> pd.DataFrame:
     return sums
 
 
-def usage_lines(usage: dict[str, dict]) -> list[str]:
-    """The end-of-run account per model: new requests and their cost, replays apart."""
-    lines = []
-    for model, entry in usage.items():
-        tokens = entry["input_tokens"] + entry["output_tokens"]
-        if not tokens and not entry["cached_requests"]:
-            continue  # an offline model: nothing was asked of anyone
-        shown = _cost_text(entry)
-        lines.append(f"eartest: {model}: {entry['new_requests']} new requests ({shown}), "
-                     f"{entry['cached_requests']} answered from the cache (earlier runs' "
-                     "answers and repeats of a request already sent)")
-    return lines
-
-
-def _cost_text(entry: dict) -> str:
-    """What the new requests cost: billed as the provider said, else the list-price estimate,
-    each labelled (and both when the provider billed only some of them)."""
-    cost, billed = entry.get("new_cost_usd"), entry.get("billed_cost_usd")
-    estimate = "no list price" if cost is None else f"estimated ${cost:.4f} at list prices"
-    if billed is None:
-        return estimate
-    counted = entry.get("billed_requests", 0)
-    if counted >= entry["new_requests"]:
-        return f"billed ${billed:.4f}"
-    return f"billed ${billed:.4f} for {counted} of them; {estimate} for all"
-
-
-def compact_table(pooled) -> list[str]:
-    """Accuracy per model and task, audio vs MIDI, pooled over shots and strategies."""
-    assisted = "assisted_accuracy" in pooled.columns  # a run with --answer-extractor
-    sampled = "mean_accuracy" in pooled.columns  # a run with --samples K: accuracy is majority
-    names = [(str(m), str(t)) for m, t, _ in pooled.index]  # columns as wide as the longest
-    model_w = max([16, *(len(m) for m, _ in names)])  # name (syncopation@live, hf:<repo>)
-    task_w = max([14, *(len(t) for _, t in names)])
-    lines = [f"{'model':<{model_w}} {'task':<{task_w}} {'modality':<8} {'accuracy':>9} "
-             f"{'n':>5} {'excl':>5}"
-             + (f" {'assisted':>9}" if assisted else "")
-             + (f" {'mean':>9} {'agree':>6}" if sampled else "")]
-    for (model, task, modality), row in pooled.iterrows():
-        lines.append(
-            f"{model:<{model_w}} {task:<{task_w}} {modality:<8} "
-            f"{_percent_sign(row['accuracy']):>9} "
-            f"{int(row['n']):>5} {int(row['n_excluded']):>5}"
-            + (f" {_percent_sign(row['assisted_accuracy']):>9}" if assisted else "")
-            + (f" {_percent_sign(row['mean_accuracy']):>9} {row['agreement']:>6.2f}" if sampled
-               else "")
-        )
-    return lines
+def compact_table(pooled: pd.DataFrame) -> list[str]:
+    """Accuracy per model and task, audio vs MIDI, pooled over shots and strategies
+    (:func:`pooled_by_modality`), as the terminal prints it."""
+    return table_lines([(key, row) for key, row in pooled.iterrows()],
+                       assisted="assisted_accuracy" in pooled.columns,  # --answer-extractor
+                       sampled="mean_accuracy" in pooled.columns)  # --samples K: majority
 
 
 def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
@@ -114,28 +72,15 @@ def usage_by_model(df: pd.DataFrame) -> dict[str, dict]:
             "trials": int(len(group)),
             "requests": len(turns),
             # replays of earlier runs' answers and repeats of a request this run sent already
-            "cached_requests": _answered(turns) - len(new),
+            "cached_requests": answered(turns) - len(new),
             "new_requests": len(new),
             "new_cost_usd": round(float(new_costs.sum()), 6) if len(new_costs) else None,
             "input_tokens": int(group.get("input_tokens", pd.Series([0])).fillna(0).sum()),
             "output_tokens": int(group.get("output_tokens", pd.Series([0])).fillna(0).sum()),
             "estimated_cost_usd": round(float(known.sum()), 6) if len(known) else None,
-            **_billed(new),
+            **billed(new),
         }
     return {**usage, **_extractor_usage(df)}
-
-
-def _answered(turns: list[dict]) -> int:
-    """Turns that got an answer or an error from somewhere (not inputs refused unsent)."""
-    return sum(1 for turn in turns if turn.get("finish_reason") != "unsupported")
-
-
-def _billed(new: list[dict]) -> dict:
-    """The run's cost as providers billed it (``billed_cost_usd``, None when no reply said)
-    and how many of the ``new`` requests said it (``billed_requests``)."""
-    said = [t["cost_usd"] for t in new if t.get("cost_usd") is not None]
-    return {"billed_cost_usd": round(float(sum(said)), 10) if said else None,
-            "billed_requests": len(said)}
 
 
 def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
@@ -149,7 +94,7 @@ def _extractor_usage(df: pd.DataFrame) -> dict[str, dict]:
         usage[f"{model} (answer extractor)"] = {
             "trials": len(turns),
             "requests": len(turns),
-            "cached_requests": _answered(turns) - len(new_request_turns(turns)),
+            "cached_requests": answered(turns) - len(new_request_turns(turns)),
             "new_requests": len(new_request_turns(turns)),
             "new_cost_usd": None,
             "input_tokens": sum(int(turn.get("input_tokens") or 0) for turn in turns),
@@ -329,8 +274,3 @@ def write_artifacts(df: pd.DataFrame, out_dir: Path, header: dict,
                                           headline=views.headline, views=views.sections,
                                           scripts=views.scripts))
     return written
-
-
-def _percent_sign(share: float) -> str:
-    text = percent_text(share, "n/a")
-    return text if text == "n/a" else f"{text}%"

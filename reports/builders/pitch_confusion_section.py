@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from reports.tables.cells import percent_text
 from reports.tables.pitch_confusion import confusion_counts, error_shares, naming_answers
+from reports.tables.terminal import percent_text
 
 ANCHOR = "pitch-confusion"
 TITLE = "Pitch confusion"

@@ -12,7 +12,11 @@ model: the gate fails, ``--baseline-save`` refuses, and the terminal says so.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
+
+from solvers.metrics import DENOMINATOR_EXCLUDED
 
 if TYPE_CHECKING:  # pandas loads with the first table, not at start-up
     import pandas as pd
@@ -25,23 +29,31 @@ DEFAULT_MAX_ERROR_RATE = 0.05
 
 def broken_counts(df: pd.DataFrame, unrecorded: int = 0) -> dict[str, int]:
     """Trials per broken class (``no_record`` for the ``unrecorded`` ones), largest first."""
-    counts = df["error_class"].value_counts() if len(df) else {}
-    found = {str(name): int(n) for name, n in counts.items() if name in BROKEN_RUN_CLASSES}
+    return _broken(df["error_class"].tolist() if len(df) else [], unrecorded)
+
+
+def _broken(classes: Sequence[object], unrecorded: int) -> dict[str, int]:
+    found = Counter(str(name) for name in classes if name in BROKEN_RUN_CLASSES)
     if unrecorded:
         found["no_record"] = unrecorded
-    return dict(sorted(found.items(), key=lambda kv: -kv[1]))
+    return dict(sorted(found.items(), key=lambda kv: -kv[1]))  # ties: first seen first
 
 
 def health_problem(df: pd.DataFrame, max_error_rate: float, unrecorded: int = 0) -> str | None:
     """Why the records ``df`` (plus ``unrecorded`` trials that left none) do not measure the
     model, or None: nothing counted towards accuracy, or broken trials above the threshold."""
-    from reports.tables.cells import counted
+    return problem_of(df["error_class"].tolist() if len(df) else [], max_error_rate, unrecorded)
 
-    total = len(df) + unrecorded
-    broken = broken_counts(df, unrecorded)
+
+def problem_of(classes: Sequence[object], max_error_rate: float,
+               unrecorded: int = 0) -> str | None:
+    """:func:`health_problem` of records given by their error classes (None: judged), so a
+    run that keeps its records as dicts checks itself without pandas."""
+    total = len(classes) + unrecorded
+    broken = _broken(classes, unrecorded)
     share = sum(broken.values()) / total if total else 1.0
     listed = ", ".join(f"{name} {n}" for name, n in broken.items())
-    if not total or not len(counted(df)):
+    if not total or all(name in DENOMINATOR_EXCLUDED for name in classes):
         why = f" ({listed})" if listed else ""
         return (f"nothing was measured: none of the run's {total} trials produced an answer "
                 f"that counts towards accuracy{why}")

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 from reports.gate import baseline as baseline_plugin
-from reports.gate.exit_status import FINISHED_BROKEN
+from reports.gate.exit_status import broken
 
 MAX_LISTED = 25  # regressions and gate cells printed in the terminal
 
@@ -25,13 +25,6 @@ def fail(session: pytest.Session) -> None:
     """End the session non-zero (keeping a status already worse than wrong answers)."""
     if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
-
-
-def broken(session: pytest.Session) -> None:
-    """End the session as broken (``reports.gate.exit_status``): it measured nothing, or mostly
-    failures of the run, so its numbers are not a result (keeping a worse status)."""
-    if session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED):
-        session.exitstatus = FINISHED_BROKEN
 
 
 def listed(lines: list[str]) -> list[str]:

@@ -17,7 +17,8 @@ import pandas as pd
 from reports.html.trials import trials_link
 from reports.stats.inference import ALL, p_text, paired_comparison, significance_mark
 from reports.tables.accuracy import order_rank
-from reports.tables.cells import counted, percent_text
+from reports.tables.cells import counted
+from reports.tables.terminal import percent_text
 
 
 def comparison_tables(real: pd.DataFrame) -> dict[str, pd.DataFrame]:

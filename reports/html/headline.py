@@ -19,8 +19,9 @@ import pandas as pd
 from reports.html.trials import trials_link
 from reports.stats.thresholds import ALL_CONDITIONS, threshold_cell
 from reports.tables.accuracy import CHANCE, base_task, order_rank, with_rendition_in_task
-from reports.tables.cells import cell_numbers, percent_text
+from reports.tables.cells import cell_numbers
 from reports.tables.controls import LISTENS, PRIORS
+from reports.tables.terminal import percent_text
 
 
 def headline_html(real: pd.DataFrame, control_summary: pd.DataFrame,

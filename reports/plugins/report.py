@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from reports.builders.figure_worker import FigureWorker, spare_core
-from reports.gate.exit_status import FINISHED_BROKEN
+from reports.gate.exit_status import FINISHED_BROKEN, broken
 from reports.plugins import hookspecs
 from reports.run import record_file, resume
 from reports.run.header import bench_test_id, run_header
 from reports.run.prompt_store import PROMPTS_PROPERTY, PromptWriter, compact
 from reports.run.record_file import RecordWriter, broken_message
-from reports.run.session_usage import session_usage_lines
+from reports.run.session_usage import offline_models, session_usage_lines
 
 RECORD_PROPERTY = "eartest_record"
 # From this many selected trials a run's report draws its figures in a worker process started
@@ -231,6 +231,8 @@ class RecordPlugin:
 
             self.lines += nothing_recorded(session)  # a gate never passes on nothing
             return
+        if self._summarise_plain(session):
+            return
         from reports.builders import artifacts
         from reports.gate import baseline as baseline_plugin
         from reports.gate import verdict as gate_verdict
@@ -272,7 +274,31 @@ class RecordPlugin:
             self.lines += gate_verdict.apply_baseline(session, baseline, real, self.writer.run_dir,
                                                       self.harness_failures, problem)
         if problem:  # the numbers are failures, not the model's: not a result (exit 6)
-            gate_verdict.broken(session)
+            broken(session)
+
+    def _summarise_plain(self, session: pytest.Session) -> bool:
+        """A run that writes no report, gates and resumes nothing, whose records are all plain
+        (``reports.tables.terminal.is_plain``), prints its lines from the records it wrote,
+        read back without pandas (issue 33: most of a cached run's wrap-up); False: the
+        DataFrame's path prints the same lines, and everything else."""
+        from reports.gate.baseline import BASELINE_KEY
+        from reports.gate.run_health import DEFAULT_MAX_ERROR_RATE, problem_of
+        from reports.tables.terminal import is_plain, summary_lines
+
+        config = self.config
+        if not config.getoption("no_report") or self.earlier or config.getoption(
+                "baseline_save", None) or config.stash.get(BASELINE_KEY, None) is not None:
+            return False
+        rows = record_file.read_rows(self.writer.path)
+        if not all(map(is_plain, rows)):
+            return False
+        self.lines += summary_lines(rows, offline_models(config))
+        problem = problem_of([row["error_class"] for row in rows], config.getoption(
+            "max_error_rate", DEFAULT_MAX_ERROR_RATE), len(self.missing))
+        if problem:
+            self.lines.append(f"eartest: WARNING: {problem}")
+            broken(session)
+        return True
 
     def _mark_unstarted(self, state: dict) -> None:
         """Interrupted before any record (in the prefetch): leave what --resume needs."""

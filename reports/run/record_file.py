@@ -20,11 +20,14 @@ import json
 import os
 import re
 import time
+import warnings
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 
 from reports.gate.exit_status import FINISHED_BROKEN
+from solvers.trial_record import RecordError, row_from_json
 
 RECORDS_FILE = "trials.jsonl"
 TORN_FILE = "trials.torn.txt"  # fragments set aside by resumes, appended, never overwritten
@@ -44,6 +47,67 @@ def is_torn(line: str | bytes) -> bool:
         return not isinstance(json.loads(line), dict)
     except ValueError:
         return True
+
+
+def read_rows(paths: str | os.PathLike[str] | Iterable[str | os.PathLike[str]]) -> list[dict]:
+    """One row per trial from run directories or ``trials.jsonl`` files, concatenated.
+
+    Several runs can be combined (e.g. one per model), but each (model, trial_id) may appear
+    only once: a duplicate means two runs disagree about the same trial, and picking one would
+    silently change a score. A ``source`` field names the file each row came from.
+
+    Each line is validated against :class:`solvers.trial_record.TrialRecord` (records of the
+    previous shape, ``record_version`` 1, are read as they are) and flattened: a family's
+    ``details`` become columns, so every table reads one flat frame.
+
+    Raises
+    ------
+    FileNotFoundError
+        If a path is neither a run directory holding ``trials.jsonl`` nor an existing file.
+    ValueError
+        For a line that is not a valid trial record (naming file, line number and field), or a
+        duplicate (model, trial_id). A torn last line (no newline, not whole JSON) is left
+        out with a ``TornRecordWarning`` instead.
+    """
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]
+    rows: list[dict] = []
+    seen: dict[tuple[str, str], str] = {}
+    for given in paths:
+        path = Path(given)
+        if path.is_dir():
+            path = path / RECORDS_FILE
+        if not path.is_file():
+            raise FileNotFoundError(f"no trial records at {path}")
+        with path.open(encoding="utf-8") as handle:
+            for number, line in enumerate(handle, start=1):
+                if not line.strip():
+                    continue
+                if is_torn(line):  # the last line, cut off: never a whole record
+                    warnings.warn(f"{path}:{number}: a torn last record ({len(line)} "
+                                  "characters, cut off by a kill or a full disk) left out",
+                                  TornRecordWarning, stacklevel=3)
+                    continue
+                record = _parse_line(line, path, number)
+                key = (record["model"], record["trial_id"])
+                where = f"{path}:{number}"
+                if key in seen:
+                    raise ValueError(
+                        f"duplicate trial: model {key[0]!r}, trial_id {key[1]!r} appears at "
+                        f"{seen[key]} and at {where}"
+                    )
+                seen[key] = where
+                rows.append({**record, "source": str(path)})
+    return rows
+
+
+def _parse_line(line: str, path: Path, number: int) -> dict:
+    try:
+        return row_from_json(json.loads(line))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+    except RecordError as exc:
+        raise ValueError(f"{path}:{number}: not a trial record: {exc}") from None
 
 
 class RunDirBusy(Exception):

@@ -15,12 +15,17 @@ if TYPE_CHECKING:
     import pandas as pd
 
 
+def offline_models(config: pytest.Config) -> set[str]:
+    """The run's models that ask no server (``pytest_eartest_offline_models``)."""
+    return {name for names in config.hook.pytest_eartest_offline_models(config=config)
+            for name in names}
+
+
 def session_usage_lines(config: pytest.Config, df: pd.DataFrame, earlier: list[str]) -> list[str]:
     """One line per network model: this session's new requests and their cost, replays apart."""
-    from reports.builders.artifacts import usage_by_model, usage_lines
+    from reports.builders.artifacts import usage_by_model
+    from reports.tables.terminal import usage_lines
 
     asked = df[~df["test_id"].isin(set(earlier))] if earlier else df
-    offline = {name for names in config.hook.pytest_eartest_offline_models(config=config)
-               for name in names}
-    asked = asked[~asked["model"].isin(offline)]
+    asked = asked[~asked["model"].isin(offline_models(config))]
     return usage_lines(usage_by_model(asked))

@@ -24,7 +24,8 @@ import pandas as pd
 
 from reports.stats.sampled import every_sample
 from reports.tables.accuracy import CANONICAL_ORDER, TASK_ORDER
-from reports.tables.cells import counted, percent_text
+from reports.tables.cells import counted
+from reports.tables.terminal import percent_text
 from solvers.metrics import DENOMINATOR_EXCLUDED, mcnemar_exact
 
 GLMM_TERMS = ("model", "modality", "model:modality")

@@ -8,19 +8,17 @@ the CI gates cannot disagree about what a number means.
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
 
 import pandas as pd
 
-from reports.run.record_file import TornRecordWarning, is_torn
+from reports.run.record_file import read_rows
 from reports.stats.sampled import SAMPLED_COLUMNS, has_samples, sample_suffix
 from reports.tables.assisted import ASSISTED_COLUMNS, assisted_suffix, has_extractor
 from reports.tables.cells import cell_numbers, counted
+from reports.tables.terminal import MODALITY_ORDER, TASK_ORDER, ordered
 from solvers.logic import CHORD_LETTER_BY_QUALITY
 from solvers.metrics import (
     TRANSCRIPTION_KEYS,
@@ -29,11 +27,8 @@ from solvers.metrics import (
     precision_recall,
     transcription_counts,
 )
-from solvers.trial_record import RecordError, row_from_json
 
 CELL_KEYS = ("model", "task", "modality", "shot", "strategy")
-TASK_ORDER = ("syncopation", "transposition", "chord")
-MODALITY_ORDER = ("audio", "midi", "score", "none")
 TABLE1_MODALITIES = ("audio", "midi")  # the paper's grid: always shown, even when not run
 SHOT_ORDER = ("zero", "few")
 STRATEGY_ORDER = ("standalone", "cot", "logiclm")
@@ -69,66 +64,14 @@ PathLike = str | os.PathLike[str]
 
 
 def load_records(paths: PathLike | Iterable[PathLike]) -> pd.DataFrame:
-    """One row per trial from run directories or ``trials.jsonl`` files, concatenated.
-
-    Several runs can be combined (e.g. one per model), but each (model, trial_id) may appear
-    only once: a duplicate means two runs disagree about the same trial, and picking one would
-    silently change a score. A ``source`` column names the file each row came from.
-
-    Each line is validated against :class:`solvers.trial_record.TrialRecord` (records of the
-    previous shape, ``record_version`` 1, are read as they are) and flattened: a family's
-    ``details`` become columns, so every table reads one flat frame.
-
-    Raises
-    ------
-    FileNotFoundError
-        If a path is neither a run directory holding ``trials.jsonl`` nor an existing file.
-    ValueError
-        For a line that is not a valid trial record (naming file, line number and field), or a
-        duplicate (model, trial_id). A torn last line (no newline, not whole JSON) is left
-        out with a ``TornRecordWarning`` instead.
-    """
-    if isinstance(paths, str | os.PathLike):
-        paths = [paths]
-    rows: list[dict] = []
-    seen: dict[tuple[str, str], str] = {}
-    for given in paths:
-        path = Path(given)
-        if path.is_dir():
-            path = path / "trials.jsonl"
-        if not path.is_file():
-            raise FileNotFoundError(f"no trial records at {path}")
-        with path.open(encoding="utf-8") as handle:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                if is_torn(line):  # the last line, cut off: never a whole record
-                    warnings.warn(f"{path}:{number}: a torn last record ({len(line)} "
-                                  "characters, cut off by a kill or a full disk) left out",
-                                  TornRecordWarning, stacklevel=2)
-                    continue
-                record = _parse_line(line, path, number)
-                key = (record["model"], record["trial_id"])
-                where = f"{path}:{number}"
-                if key in seen:
-                    raise ValueError(
-                        f"duplicate trial: model {key[0]!r}, trial_id {key[1]!r} appears at "
-                        f"{seen[key]} and at {where}"
-                    )
-                seen[key] = where
-                rows.append({**record, "source": str(path)})
+    """One row per trial from run directories or ``trials.jsonl`` files, concatenated, as
+    :func:`reports.run.record_file.read_rows` reads them (validated and flattened, each
+    (model, trial_id) once, a ``source`` column naming the file each row came from; its
+    errors are this function's)."""
+    rows = read_rows(paths)
     if not rows:
         return pd.DataFrame(columns=[*REQUIRED_FIELDS, "source"])
     return pd.DataFrame(rows)
-
-
-def _parse_line(line: str, path: Path, number: int) -> dict:
-    try:
-        return row_from_json(json.loads(line))
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
-    except RecordError as exc:
-        raise ValueError(f"{path}:{number}: not a trial record: {exc}") from None
 
 
 # --- Accuracy per cell -------------------------------------------------------------------------
@@ -188,14 +131,9 @@ def base_task(task: str) -> str:
 
 def order_rank(col: pd.Series) -> pd.Series:
     """Sort key for one axis: the paper's order first, anything else alphabetically after."""
-    order = _ordered(col, CANONICAL_ORDER.get(str(col.name), ()), keep_canonical=True)
+    order = ordered(col, CANONICAL_ORDER.get(str(col.name), ()), keep_canonical=True)
     return col.map({value: position for position, value in enumerate(order)})
 
-
-def _ordered(values: Iterable[str], canonical: Sequence[str], keep_canonical: bool) -> list[str]:
-    present = set(values)
-    head = [v for v in canonical if keep_canonical or v in present]
-    return head + sorted(present - set(canonical))
 
 
 # --- Table 1 -----------------------------------------------------------------------------------
@@ -231,14 +169,14 @@ def table1(
     excluded, and a cell whose every trial was excluded reads ``n/a n=0 excl=k``.
     """
     index = summary.index
-    tasks = _ordered(index.get_level_values("task"), TASK_ORDER, keep_canonical=False)
+    tasks = ordered(index.get_level_values("task"), TASK_ORDER, keep_canonical=False)
     if models is None:
         models = list(dict.fromkeys(index.get_level_values("model")))
     rows = [
         (modality, shot, strategy)
         for modality in _table1_modalities(index.get_level_values("modality"))
-        for shot in _ordered(index.get_level_values("shot"), SHOT_ORDER, True)
-        for strategy in _ordered(index.get_level_values("strategy"), STRATEGY_ORDER, True)
+        for shot in ordered(index.get_level_values("shot"), SHOT_ORDER, True)
+        for strategy in ordered(index.get_level_values("strategy"), STRATEGY_ORDER, True)
     ]
     columns = pd.MultiIndex.from_tuples(
         [(task, model) for task in tasks for model in models], names=["task", "model"]

@@ -62,7 +62,3 @@ def off_final_share(frame: pd.DataFrame) -> float:
         return math.nan
     return float((~read["answer_source"].isin(FINAL_LINE_SOURCES)).mean())
 
-
-def percent_text(share: float, missing: str = "") -> str:
-    """A share as a table shows it: ``0.4567`` -> ``"45.7"``; NaN -> ``missing``."""
-    return missing if share != share else f"{100 * share:.1f}"

@@ -24,11 +24,11 @@ import math
 import pandas as pd
 
 from reports.tables.accuracy import CELL_KEYS, CHANCE, markdown_table, order_rank
-from reports.tables.cells import excluded, percent_text
+from reports.tables.cells import excluded
+from reports.tables.terminal import REAL, percent_text
 from solvers.metrics import exact_binomial_sf
 
 ALPHA = 0.05
-REAL = "real"
 CONTROL_KEYS = (*CELL_KEYS, "notation", "control")
 COLUMNS = (
     *CONTROL_KEYS, "n_pairs", "n_excluded", "n_unpaired", "real_correct", "control_correct",

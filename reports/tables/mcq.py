@@ -27,8 +27,9 @@ import pandas as pd
 from reports.stats.sampled import SAMPLED_COLUMNS, has_samples, items_of, sample_fields
 from reports.tables.accuracy import markdown_table
 from reports.tables.assisted import ASSISTED_COLUMNS, has_extractor
-from reports.tables.cells import cell_numbers, percent_text
+from reports.tables.cells import cell_numbers
 from reports.tables.mcq_analyses import CAPTION, distractor_summary, distractor_table
+from reports.tables.terminal import percent_text
 from solvers.metrics import DENOMINATOR_EXCLUDED
 
 GROUP_KINDS = ("all", "category", "subcategory", "genre", "annotators", "odd question")

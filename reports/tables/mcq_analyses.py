@@ -21,7 +21,8 @@ import math
 
 import pandas as pd
 
-from reports.tables.cells import counted, percent_text
+from reports.tables.cells import counted
+from reports.tables.terminal import percent_text
 
 KINDS = {"incorrect_but_related": "IR", "correct_but_unrelated": "CU",
          "incorrect_and_unrelated": "IU"}

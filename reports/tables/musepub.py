@@ -13,7 +13,8 @@ from __future__ import annotations
 import pandas as pd
 
 from reports.tables.accuracy import markdown_table
-from reports.tables.cells import cell_numbers, percent_text
+from reports.tables.cells import cell_numbers
+from reports.tables.terminal import percent_text
 
 KEYS = ("model", "task", "prompting", "shot")
 SHOT_NAMES = {"zero": "0-shot", "few": "paper's shots"}

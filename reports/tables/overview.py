@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from reports.tables.cells import cell_numbers, percent_text
+from reports.tables.cells import cell_numbers
 from reports.tables.humans import HUMAN, human_records, is_human
+from reports.tables.terminal import percent_text
 
 OVERVIEW_HTML = "overview.html"
 OVERVIEW_CSV = "overview.csv"
