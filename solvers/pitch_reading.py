@@ -146,6 +146,15 @@ def _agrees(restated: list[int], answer: list[int], kind: str) -> bool:
     return False
 
 
+_MIDI_WORD = re.compile(r"\bMIDI(?:[\s-]+(?:note|number|no|nr))?[\s.:#=-]*$", re.IGNORECASE)
+
+
+def _midi_word_start(text: str, start: int) -> int:
+    """Where "MIDI" (or "MIDI note") before the number at ``start`` begins."""
+    found = _MIDI_WORD.search(text, max(0, start - 24), start)
+    return start if found is None else found.start()
+
+
 def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[str, list]]:
     """The pitches written in the asked notation, and restatements by the notation they use."""
     text = without_non_answers(spell_numbers(with_relative_pitches(normalize_pitch_text(text))))
@@ -166,8 +175,9 @@ def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[st
     if notation != "solfege":
         restated["solfege"] = _standalone_solfege(mask_spans(text, spn))
     for number in numbers:
-        if text[number.end : number.end + 1] == ":" or _is_reference(text, number.start):
-            continue
+        start = _midi_word_start(text, number.start) if number.says_midi else number.start
+        if text[number.end : number.end + 1] == ":" or _is_reference(text, start):
+            continue  # "higher than MIDI 60": the reference is looked for before "MIDI"
         unit = number.suffix or number.unit
         if number.says_midi:
             pitch, kind = number_as_pitch(number, "midi"), "midi"
@@ -230,10 +240,13 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             keys = sorted(set(keys))
         return PitchAnswer(tuple(keys), freqs, cents), None, "+".join(vias)
 
-    def _keys_named(text: str) -> set[int]:
+    def _keys_named(text: str, bare: str | None = None) -> set[int]:
+        """The pitches named in any notation; with ``bare``, bare numbers read in it too."""
         primary, restated = pitch_mentions(text, notation)
-        return {pitch_key(p, octave_free) for p in [*primary, *restated["spn"], *restated["midi"],
-                                               *restated["hz"]]}
+        named = [*primary, *restated["spn"], *restated["midi"], *restated["hz"]]
+        if bare is not None and notation not in ("midi", "hz"):
+            named += pitch_mentions(text, bare)[0]
+        return {pitch_key(p, octave_free) for p in named}
 
     def read(text: str, source: str) -> Result:
         if source == "last_clause" and kind == "pitch" and len(_keys_named(prepared(text))) > 1:
@@ -242,9 +255,9 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             return None, HEDGE  # "middle C or the D right above it": the D is a second answer
         answer = _read_span(text, source)
         if answer[0] is not None and answer[2].split("+")[0] != notation and \
-                not _keys_named(prepared(text)) <= set(answer[0].keys):
-            return None, HEDGE  # "E4, which is MIDI note 66." asked in MIDI: two pitches said
-        return answer
+                not _keys_named(prepared(text), "midi") <= set(answer[0].keys):
+            return None, HEDGE  # "E4, which is MIDI note 66." asked in MIDI: two pitches said;
+        return answer  # "MIDI 60 or 61" asked in SPN: a bare number beside it is MIDI too
 
     def _read_span(text: str, source: str) -> Result:
         # the clause is found after the reference is blanked, so a reference said before the

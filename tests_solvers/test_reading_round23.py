@@ -187,3 +187,19 @@ def test_a_note_name_asked_in_hz_is_scored_without_a_frequency() -> None:
     assert in_hz.correct and in_hz.cents_error is not None and in_hz.cents_error > 19
     in_midi = score_answer("pitch", (60,), "Final Answer: 62", "spn")
     assert not in_midi.correct and in_midi.error_class == "unparseable_answer"
+
+
+@pytest.mark.parametrize(("reader", "reply"), [
+    (SPN, "MIDI 60 or 61"),  # a bare number beside a MIDI form is MIDI too: a hedge
+    (SPN, "Between MIDI note 62 and 64."),
+    (SOLFEGE, "MIDI 64 or 65"),
+    (SPN, "The tone is higher than MIDI 60."),  # a reference, before "MIDI"
+    (MIDI, "The tone is higher than MIDI 60."),  # read as 60 on main
+])
+def test_a_midi_form_beside_a_bare_number_or_as_a_reference_reads_nothing(reader,
+                                                                           reply: str) -> None:
+    assert reader(reply).answer is None
+
+
+def test_a_midi_answer_beside_a_midi_reference_keeps_its_answer() -> None:
+    assert key(MIDI, "Final Answer: MIDI 61, a semitone above MIDI note 60") == 61
