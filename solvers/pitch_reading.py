@@ -96,10 +96,16 @@ def _is_reference(text: str, start: int) -> bool:
         return True
     before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
     if before is not None and before.group(1).casefold() in _REFERENCE_WORDS and \
-            not _PITCH_OF.search(text[max(0, start - 40):start]):
+            not _PITCH_OF.search(text[max(0, start - 40):start]) and \
+            not _CLOSE_TO.search(text[max(0, start - 30):start]):
         return True  # "an octave above C4", never "a pitch of 440 Hz" (the pitch itself)
     words = [w.casefold() for w in _WORDS_BEFORE.findall(text[max(0, start - 30) : start])[-2:]]
     return bool(words) and (words[-1] in _NEGATORS or tuple(words) in _NEGATING_PAIRS)
+
+
+# "closer to F4", "nearest to 65", "rounds to 440 Hz": the pitch approximated, no reference point
+_CLOSE_TO = re.compile(r"\b(?:close|closer|closest|near|nearer|nearest|round(?:s|ed|ing)?)\s+to"
+                       r"[\s(:,]*$", re.IGNORECASE)
 
 
 # "so" is the syllable G unless a word follows it ("so the melody …", "so, I think …").

@@ -203,3 +203,20 @@ def test_a_midi_form_beside_a_bare_number_or_as_a_reference_reads_nothing(reader
 
 def test_a_midi_answer_beside_a_midi_reference_keeps_its_answer() -> None:
     assert key(MIDI, "Final Answer: MIDI 61, a semitone above MIDI note 60") == 61
+
+
+# --- 6. "closer to X" approximates X; an alternative an octave away is a second answer ----------
+
+
+@pytest.mark.parametrize(("reader", "reply", "expected"), [
+    (MIDI, "It's closer to 65 than to 64.", 65),
+    (MIDI, "Close to 64.", 64),
+    (HZ, "It rounds to 440 Hz.", 69),
+    (HZ, "It's about 440 Hz. Actually, listening again, it's closer to 466 Hz.", None),  # 69 on
+    (MIDI, "It's 64, but closer to 65.", None),  # main: "to 466 Hz" / "to 65" were references
+    (MIDI, "It is 69, closer to the reference than to 70.", 69),
+    (SPN, "A4 or an octave higher", None),  # read as A4 on main
+    (SPN, "It's a semitone above A4 or B4.", None),  # read as B4 on main
+])
+def test_closer_to_names_the_pitch_approximated(reader, reply: str, expected: int | None) -> None:
+    assert key(reader, reply) == expected
