@@ -64,7 +64,9 @@ CUE_SENTENCE = re.compile(
     r"|stick\s+with)"  # "I'll commit to B.", "I'm going with E."
     r"|\bI(?:'m|\u2019m|\s+am)\s+(?:going\s+(?:to\s+go\s+)?with|committing\s+to|settling\s+on"
     r"|sticking\s+with)"
+    # "I'll say 64." closes a reasoning as "I'd say" does; "I'll say this: …" announces
     r"|\bI(?:'d|\u2019d|\s+would)\s+say"
+    r"|\bI(?:'ll|\u2019ll|\s+will)\s+say(?!\s+(?:that|this|it|so)\b)"
     r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection"
     r"|most\s+likely)\s*:"  # "Most likely: B." under a list of probabilities
     # The conclusion of ruling out: "That leaves C.", "What remains is the minor triad.",

@@ -80,3 +80,13 @@ def stated_clause(text: str) -> tuple[str, str] | None:
     if found[-1].group("of") and _COMPARED.search(text[:found[-1].start()]):
         return None  # "an octave above a pitch of 440 Hz": that pitch is a point of comparison
     return text[:found[-1].start()], text[found[-1].start():]
+
+
+def self_named_notation(restated: dict[str, list], octave_free: bool) -> str | None:
+    """The notation of an answer given only in a form that names its own notation (a note name
+    with octave, "MIDI 60", "329.6 Hz"): a grader reads it in any question (issue 30, round 23).
+    A syllable has no octave, so it answers only an octave-free question."""
+    for other in ("spn", "midi", "hz"):
+        if restated[other]:
+            return other
+    return "solfege" if octave_free and restated["solfege"] else None

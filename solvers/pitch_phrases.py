@@ -45,6 +45,9 @@ _TOLERANCE = re.compile(r"\(?\s*(?:\u00b1|\+/-|\+-|give\s+or\s+take)\s*\d+(?:\.\
 # An octave number stated apart from the pitch: "the octave is 4", "octave: 4", "in octave 5".
 _OCTAVE = re.compile(r"\boctave\s*(?:number\s*)?(?:is|=|:)?\s*-?\d\b(?!\s*(?:hz|semitone))",
                      re.IGNORECASE)
+# Names that hold a note's spelling but no pitch: "f0"/"F0" is the fundamental (F0 lies below
+# the piano's range), "fixed-do" / "movable do" name a solfège system, not the syllable do.
+_NAMES = re.compile(r"\b[fF]0\b|\b(?:fixed|mov(?:e)?able)[\s-]+do\b", re.IGNORECASE)
 
 _UNITS = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
@@ -85,8 +88,9 @@ def spell_numbers(text: str) -> str:
 
 
 def without_non_answers(text: str) -> str:
-    """``text`` with tuning references, tolerances and stated octave numbers blanked out."""
+    """``text`` with tuning references, tolerances, stated octave numbers and names that spell
+    no pitch (``f0``, ``fixed-do``) blanked out."""
     for pattern in (_TUNING_BEFORE, _TUNING_AFTER, _REFERENCE_PITCH, _REFERENCE_HZ,
-                    _TOLERANCE, _OCTAVE):
+                    _TOLERANCE, _OCTAVE, _NAMES):
         text = pattern.sub(lambda m: " " * len(m.group()), text)
     return text

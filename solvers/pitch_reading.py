@@ -11,7 +11,9 @@ one such span into a value of the question's kind, the way a careful grader read
   notation; every restatement (SPN, a number after "MIDI", a number with a Hz unit) must name
   the same pitches (the same list, or a part of it in order), else the span is ``HEDGE`` —
   two different answers in one line. A restatement after "above/below/from/than" is a
-  reference point, not a restatement. An answer only in another notation is unreadable.
+  reference point, not a restatement. An answer only in another notation is read when its
+  form names its notation (``F#4``, ``MIDI 60``, ``329.6 Hz``); a bare number never changes
+  notation (``69`` asked in Hz is 69 Hz).
 * **Signs.** "5 semitones lower", "down 5", "−5 (descending)" are −5: a direction word right
   next to the number signs it; one that contradicts a written sign is ``HEDGE``; a direction
   word elsewhere beside an unsigned number leaves the sign unknown (no answer).
@@ -23,7 +25,7 @@ answers are hashable. Spans longer than ``MAX_SPAN_CHARS`` are no answer (linear
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .item_numbers import without_item_numbers
@@ -39,7 +41,7 @@ from .notation import (
     solfege_mentions,
     spn_mentions,
 )
-from .pitch_forms import join_octave, stated_clause
+from .pitch_forms import join_octave, self_named_notation, stated_clause
 from .pitch_numbers import (
     find_integers,
     find_numbers,
@@ -47,7 +49,8 @@ from .pitch_numbers import (
     ordinal_word_integers,
 )
 from .pitch_phrases import spell_numbers, without_non_answers
-from .pitch_words import read_choice, read_contour
+from .pitch_words import read_contour
+from .relative_pitches import names_vague_alternative, with_relative_pitches
 from .reply_spans import FALLBACK_SOURCES, HEDGE
 from .span_text import MAX_SPAN_CHARS, Result, read_alternatives
 
@@ -93,10 +96,16 @@ def _is_reference(text: str, start: int) -> bool:
         return True
     before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
     if before is not None and before.group(1).casefold() in _REFERENCE_WORDS and \
-            not _PITCH_OF.search(text[max(0, start - 40):start]):
+            not _PITCH_OF.search(text[max(0, start - 40):start]) and \
+            not _CLOSE_TO.search(text[max(0, start - 30):start]):
         return True  # "an octave above C4", never "a pitch of 440 Hz" (the pitch itself)
     words = [w.casefold() for w in _WORDS_BEFORE.findall(text[max(0, start - 30) : start])[-2:]]
     return bool(words) and (words[-1] in _NEGATORS or tuple(words) in _NEGATING_PAIRS)
+
+
+# "closer to F4", "nearest to 65", "rounds to 440 Hz": the pitch approximated, no reference point
+_CLOSE_TO = re.compile(r"\b(?:close|closer|closest|near|nearer|nearest|round(?:s|ed|ing)?)\s+to"
+                       r"[\s(:,]*$", re.IGNORECASE)
 
 
 # "so" is the syllable G unless a word follows it ("so the melody …", "so, I think …").
@@ -125,7 +134,8 @@ def _standalone_solfege(text: str) -> list[ParsedPitch]:
             if _LIST_BEFORE.search(text[:start]) and _LIST_AFTER.match(text, end)]
 
 
-def _key(pitch: ParsedPitch, octave_free: bool) -> int:
+def pitch_key(pitch: ParsedPitch, octave_free: bool) -> int:
+    """What a pitch is compared by: its MIDI note, or its pitch class octave-free."""
     return pitch.pitch_class if octave_free or pitch.midi_note is None else pitch.midi_note
 
 
@@ -142,9 +152,18 @@ def _agrees(restated: list[int], answer: list[int], kind: str) -> bool:
     return False
 
 
+_MIDI_WORD = re.compile(r"\bMIDI(?:[\s-]+(?:note|number|no|nr))?[\s.:#=-]*$", re.IGNORECASE)
+
+
+def _midi_word_start(text: str, start: int) -> int:
+    """Where "MIDI" (or "MIDI note") before the number at ``start`` begins."""
+    found = _MIDI_WORD.search(text, max(0, start - 24), start)
+    return start if found is None else found.start()
+
+
 def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[str, list]]:
     """The pitches written in the asked notation, and restatements by the notation they use."""
-    text = without_non_answers(spell_numbers(normalize_pitch_text(text)))
+    text = without_non_answers(spell_numbers(with_relative_pitches(normalize_pitch_text(text))))
     if notation in ("hz", "midi", "spn"):
         text = normalize_frequency_commas(text)
     spn = spn_mentions(text)
@@ -162,8 +181,9 @@ def pitch_mentions(text: str, notation: str) -> tuple[list[ParsedPitch], dict[st
     if notation != "solfege":
         restated["solfege"] = _standalone_solfege(mask_spans(text, spn))
     for number in numbers:
-        if text[number.end : number.end + 1] == ":" or _is_reference(text, number.start):
-            continue
+        start = _midi_word_start(text, number.start) if number.says_midi else number.start
+        if text[number.end : number.end + 1] == ":" or _is_reference(text, start):
+            continue  # "higher than MIDI 60": the reference is looked for before "MIDI"
         unit = number.suffix or number.unit
         if number.says_midi:
             pitch, kind = number_as_pitch(number, "midi"), "midi"
@@ -197,10 +217,14 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
         if notation == "hz" and has_decimal_comma(normalize_frequency_commas(text)):
             return None, "a decimal comma without a unit (e.g. 261,63) is ambiguous"
         primary, restated = pitch_mentions(text, notation)
+        asked = notation
         if not primary:
-            return None, f"no pitch in {notation} notation in the answer"
-        keys = [_key(p, octave_free) for p in primary]
-        vias = [notation]
+            asked = self_named_notation(restated, octave_free)
+            if asked is None:
+                return None, f"no pitch in {notation} notation in the answer"
+            primary, restated = restated[asked], {**restated, asked: []}
+        keys = [pitch_key(p, octave_free) for p in primary]
+        vias = [asked]
         for other, pitches in restated.items():
             if not pitches:
                 continue
@@ -209,10 +233,11 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
                 if not {p.pitch_class for p in pitches} <= {key % 12 for key in keys}:
                     return None, HEDGE
                 continue
-            if not _agrees([_key(p, octave_free) for p in pitches], keys, kind):
+            if not _agrees([pitch_key(p, octave_free) for p in pitches], keys, kind):
                 return None, HEDGE  # the answer restates itself as a different pitch
-        freqs = tuple(_frequency(p) for p in primary) if notation == "hz" else ()
-        cents = tuple(p.cents_error or 0.0 for p in primary) if notation == "hz" else ()
+        in_hz = notation == asked == "hz"  # "A4" asked in Hz gives no frequency to score
+        freqs = tuple(_frequency(p) for p in primary) if in_hz else ()
+        cents = tuple(p.cents_error or 0.0 for p in primary) if in_hz else ()
         if kind == "pitch":
             if len(set(keys)) > 1:
                 return None, HEDGE
@@ -221,14 +246,26 @@ def pitch_reader(notation: str, kind: str) -> Callable[[str, str], Result]:
             keys = sorted(set(keys))
         return PitchAnswer(tuple(keys), freqs, cents), None, "+".join(vias)
 
-    def _keys_named(text: str) -> set[int]:
+    def _keys_named(text: str, bare: str | None = None) -> set[int]:
+        """The pitches named in any notation; with ``bare``, bare numbers read in it too."""
         primary, restated = pitch_mentions(text, notation)
-        return {_key(p, octave_free) for p in [*primary, *restated["spn"], *restated["midi"],
-                                               *restated["hz"]]}
+        named = [*primary, *restated["spn"], *restated["midi"], *restated["hz"]]
+        if bare is not None and notation not in ("midi", "hz"):
+            named += pitch_mentions(text, bare)[0]
+        return {pitch_key(p, octave_free) for p in named}
 
     def read(text: str, source: str) -> Result:
         if source == "last_clause" and kind == "pitch" and len(_keys_named(prepared(text))) > 1:
             return None, HEDGE  # "It sounds like F3, which is MIDI 60.": two pitches said
+        if kind == "pitch" and names_vague_alternative(prepared(text)):
+            return None, HEDGE  # "middle C or the D right above it": the D is a second answer
+        answer = _read_span(text, source)
+        if answer[0] is not None and answer[2].split("+")[0] != notation and \
+                not _keys_named(prepared(text), "midi") <= set(answer[0].keys):
+            return None, HEDGE  # "E4, which is MIDI note 66." asked in MIDI: two pitches said;
+        return answer  # "MIDI 60 or 61" asked in SPN: a bare number beside it is MIDI too
+
+    def _read_span(text: str, source: str) -> Result:
         # the clause is found after the reference is blanked, so a reference said before the
         # predicate ("The reference note is E4; the tone below it is C#4.") is no other pitch
         stated = stated_clause(prepared(text)) if source in FALLBACK_SOURCES else None
@@ -359,42 +396,3 @@ def _read_contour(text: str) -> Result:
 
 def contour_reader(text: str, source: str) -> Result:
     return read_alternatives(text, _read_contour, prose_run=2, source=source)
-
-
-def choice_reader(
-    options: Sequence[str], notation: str | None, option_pitches: Sequence[int] = ()
-) -> Callable[[str, str], Result]:
-    """Reads the one option named. With ``option_pitches`` (the MIDI note behind each lettered
-    option), the option's pitch written in the asked notation names it too ("F#4" for "B. F#4");
-    a letter and a pitch of another option are a hedge; a number that is no option's pitch beside
-    a letter ("B (option 2)") is not read as a pitch."""
-    octave_free = notation in OCTAVE_FREE_NOTATIONS
-    label_of = {_key_of_midi(m, octave_free): label
-                for label, m in zip(options, option_pitches, strict=False)}
-
-    def read_one(text: str) -> Result:
-        label, why = read_choice(text, options, notation)
-        if label is None and why and why.startswith("several"):
-            return None, HEDGE
-        if label_of:
-            # without a notation ("plain", options written "G1 (MIDI note 31)") any form counts
-            primary, restated = pitch_mentions(text, notation or "midi")
-            if notation is None:
-                primary = [*primary, *restated["spn"], *restated["hz"]]
-            found = {label_of.get(_key(p, octave_free)) for p in primary}
-            named = found - {None}
-            if len(named) > 1 or (label is not None and named and named != {label}):
-                return None, HEDGE
-            if label is None and None in found:
-                return None, HEDGE if named else "the pitch given is none of the options"
-            if label is None and named:
-                return named.pop(), None, "option_pitch"
-        if label is None:
-            return None, why or "no option"
-        return label, None, "option"
-
-    return lambda text, source: read_alternatives(text, read_one, prose_run=0, source=source)
-
-
-def _key_of_midi(midi_note: int, octave_free: bool) -> int:
-    return midi_note % 12 if octave_free else midi_note

@@ -7,9 +7,11 @@ line), reads it in the form the question asked for (:mod:`solvers.pitch_reading`
 restatements in other notations, direction words, explanations) and compares it with the
 truth. Failures are kept apart from a wrong answer: ``"no_final_answer"`` (no answer span at
 all), ``"hedged_answer"`` (two different answers, "X or Y", a restatement or sign word that
-contradicts the answer) and ``"unparseable_answer"`` (an answer is there but not in the
-requested form). All are scored as not correct; the error class lets reports show instruction
-following separately. Partial credit (:mod:`solvers.pitch_credit`) is kept beside the verdict.
+contradicts the answer) and ``"unparseable_answer"`` (an answer is there but in no form
+a grader reads: a bare number in an SPN question; a form that names its own notation, ``F#4``
+asked in MIDI, is read). All are scored as not correct; the error class lets reports show
+instruction following separately. Partial credit (:mod:`solvers.pitch_credit`) is kept beside
+the verdict.
 
 Answer kinds and their truths:
 
@@ -39,11 +41,11 @@ from .asking_back import unless_asking_back
 from .helmholtz import helmholtz_as_spn
 from .metrics import f1_from_counts
 from .notation import NOTATIONS, OCTAVE_FREE_NOTATIONS
+from .pitch_choice import choice_reader
 from .pitch_credit import contour_credit, integer_credit, pitch_credit, rank_credit, timing_credit
 from .pitch_numbers import format_timestamp, parse_timestamp
 from .pitch_reading import (
     PitchAnswer,
-    choice_reader,
     contour_reader,
     integer_reader,
     pitch_reader,

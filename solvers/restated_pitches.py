@@ -19,8 +19,11 @@ from .notation import OCTAVE_FREE_NOTATIONS
 from .pitch_reading import PitchAnswer, pitch_mentions, prepared
 from .reply_excerpt import clean_markup
 from .reply_spans import HEDGE, Reading
+from .retractions import CORRECTION
 
-_SENTENCE = re.compile(r"(?<!\d)[.!?](?=\s|$)")
+# A full stop after a number ends a sentence too when a capital opens the next ("That's MIDI
+# 57. Hmm, it might be B♭3 …" says 57, then offers B♭3: two sentences).
+_SENTENCE = re.compile(r"(?<!\d)[.!?](?=\s|$)|(?<=\d)[.!?](?=\s+[A-Z]|\s*$)")
 MAX_SENTENCE_CHARS = 300  # a restatement is said in a short sentence; longer is reasoning
 # The turn a sentence makes before its statement: only what follows the last one is read.
 _TURN = re.compile(r"\b(?:but|though|although|however|yet)\b", re.IGNORECASE)
@@ -41,7 +44,10 @@ _IDENTIFIES = re.compile(r"\W*(?:so\s+)?(?:it|this|that|the\s+(?:tone|note|pitch
 _CHANGE = re.compile(r"\b(?:but|though|although|however|yet|wait|actually|or|rather|instead"
                      r"|maybe|perhaps|possibly|not|no)\b|\?", re.IGNORECASE)
 _APPOSITION = re.compile(r"\s[\u2014\u2013-]\s|[(\[;,:]")
-_FUNDAMENTAL = re.compile(r"\b[fF]0\b")  # "f0 near 165 Hz": the fundamental, no note F0
+# A change of mind ("Actually, …", "I was wrong", "listening more carefully, …"): the pitches
+# said before it were the speaker's first thought, not a restatement of the answer (round 23).
+_CHANGED_MIND = re.compile(rf"{CORRECTION.pattern}|\b(?:listening|hearing|comparing)\s+(?:to\s+)?"
+                           r"(?:it\s+)?more\s+(?:carefully|closely)\b", re.IGNORECASE)
 # "in MIDI that's 64", "64 in MIDI": the number said as MIDI, written "MIDI 64"
 _IN_MIDI = re.compile(r"\bin\s+MIDI(?:\s+(?:terms|numbers?|notation))?\b[\s,:]*"
                       r"(?:(?:that|it|this)\s*(?:['\u2019]s|\s+is)\s*|is\s+)?"
@@ -53,8 +59,10 @@ def restated_otherwise(reply: str, key: int, notation: str) -> bool:
     plainly in another notation as a different pitch."""
     if notation in OCTAVE_FREE_NOTATIONS or len(reply) > MAX_WHOLE_REPLY_CHARS:
         return False
-    for sentence in (part for line in clean_markup(reply).splitlines()
-                     for part in _SENTENCE.split(line)):
+    sentences = [part for line in clean_markup(reply).splitlines()
+                 for part in _SENTENCE.split(line)]
+    changes = [i for i, sentence in enumerate(sentences) if _CHANGED_MIND.search(sentence)]
+    for sentence in sentences[changes[-1] + 1:] if changes else sentences:
         if len(sentence) > MAX_SENTENCE_CHARS:
             continue
         if _names_the_tone_otherwise(sentence, key, notation):
@@ -90,7 +98,7 @@ def _names_the_tone_otherwise(sentence: str, key: int, notation: str) -> bool:
 def _plain_mentions(statement: str, notation: str) -> tuple[list, dict[str, list]] | None:
     """The pitches a statement names (``pitch_mentions``), "in MIDI" and references resolved;
     None when it compares, turns or offers alternatives, and so restates nothing."""
-    statement = _FUNDAMENTAL.sub("  ", prepared(_IN_MIDI.sub(_as_midi, statement)))
+    statement = prepared(_IN_MIDI.sub(_as_midi, statement))  # "f0" blanked there
     return None if _NOT_PLAIN.search(statement) else pitch_mentions(statement, notation)
 
 

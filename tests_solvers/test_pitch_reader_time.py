@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from solvers import pitch_reading, span_text
+from solvers import pitch_choice, pitch_reading, span_text
 from solvers.pitch_scoring import score_answer
 from tests_solvers.timing import fastest_s
 
@@ -40,7 +40,7 @@ def _readers():
                for k in ("pitch", "pitch_set", "pitch_sequence")]
     return readers + [pitch_reading.integer_reader, pitch_reading.timestamps_reader,
                       pitch_reading.contour_reader, pitch_reading.ranks_reader,
-                      pitch_reading.choice_reader(("first", "second"), None)]
+                      pitch_choice.choice_reader(("first", "second"), None)]
 
 
 def _timed(call) -> float:

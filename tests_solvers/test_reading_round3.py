@@ -210,4 +210,5 @@ def test_pitches_a_grader_reads(reply: str, notation: str, midi_note: int) -> No
 
 def test_a_reference_pitch_is_never_the_answer() -> None:
     reply = "Relative to A4 = 440 Hz, this one is 523.25 Hz."
-    assert pitch_answer_reader("pitch", "midi")(reply).answer is None  # Hz is not MIDI
+    # a Hz form names its own notation: read in a MIDI question too (round 23), never as A4
+    assert pitch_answer_reader("pitch", "midi")(reply).answer.keys == (72,)

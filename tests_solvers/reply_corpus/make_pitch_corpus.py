@@ -5,7 +5,9 @@ Run from the repository root: ``python tests_solvers/reply_corpus/make_pitch_cor
 hand-written whole replies live in pitch_handwritten.jsonl and pitch_heldout.jsonl (written
 directly, not generated). Grader values use the scorer's canonical form: a MIDI note (pitch
 class in solfège) or a list of them, an integer, a list of seconds, contour tokens, ranks, an
-option label; null when a careful grader sees no answer (hedge, contradiction, wrong notation).
+option label; null when a careful grader sees no answer (hedge, contradiction, a bare number
+in another notation than the one asked). A form that names its own notation (``F#4``, ``MIDI 60``,
+``329.6 Hz``) is read in any question (round 23; it was null before).
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ for midi, spn, alt, sol, hz in [(66, "F#4", "Gb4", "fa#", "369.99"), (61, "C#4",
     t = (midi,)
     for a, g in [(str(midi), midi), (f"{midi} ({spn})", midi), (f"{spn} = MIDI {midi}", midi),
                  (f"MIDI note {midi}", midi), (f"{midi}.0", midi), (f"{midi} ({alt})", midi),
-                 (f"{midi} or {midi + 1}", None), (f"{spn}", None), (f"{midi} ({spn.replace('4', '5')})", None
+                 (f"{midi} or {midi + 1}", None), (f"{spn}", midi), (f"{midi} ({spn.replace('4', '5')})", None
                   if "4" in spn else midi)]:
         add("pitch", "midi", t, a, g, task="a1")
     for a, g in [(spn, midi), (alt, midi), (f"{spn} (MIDI {midi})", midi), (f"{spn[:-1]} {spn[-1]}", midi),
