@@ -74,25 +74,27 @@ _DIRECTION_ARTICLE = re.compile(rf"\b(?:{'|'.join(_DIRECTIONS)})\s+(?:the|a|an|t
 _PITCH_OF = re.compile(r"^(?!.*\b(?:above|below|from|than|over|under|relative|reference|given"
                        r"|tuned)\b).*\b(?:pitch|frequency|fundamental)\s+of\s*$", re.IGNORECASE)
 
-
 _CHORD_AFTER = re.compile(r"\s*(?:chord|triad)\b", re.IGNORECASE)  # "a G7 chord" is no G7
-
 
 _WORDS_BEFORE = re.compile(r"[A-Za-z]+(?:['\u2019][a-z]+)?")
 _NEGATORS = frozenset("not never nor isn't isnt isn\u2019t".split())
 _NEGATING_PAIRS = frozenset({("rather", "than"), ("instead", "of"), ("other", "than")})
 
 
+# "compared with A4", "versus A4", "unlike the A4": the pitch a tone is measured against
+_COMPARED_WITH = re.compile(r"\b(?:compared\s+(?:with|to)|in\s+comparison\s+(?:with|to)"
+                            r"|versus|vs\.?|unlike)[\s(:,]*(?:the\s+)?$", re.IGNORECASE)
 # "The reference is 69; …", "reference note: C4": the pitch named as the reference.
 _NAMED_REFERENCE = re.compile(r"\breference(?:\s+(?:pitch|tone|note))?\s*(?:is|was|being|of|at|=|:)"
                               r"?\s*(?:the\s+)?(?:note\s+|tone\s+)?\(?$", re.IGNORECASE)
 
 
 def _is_reference(text: str, start: int) -> bool:
-    """A pitch written as a reference point ("above C4", "from the G4", "the reference is
-    69") or negated ("not 69", "rather than A4"): no answer and no restatement."""
+    """A pitch written as a reference point ("above C4", "versus A4", "the reference is 69") or
+    negated ("not 69", "rather than A4"): no answer and no restatement."""
     if _NAMED_REFERENCE.search(text[max(0, start - 40) : start]) or \
-            _DIRECTION_ARTICLE.search(text[max(0, start - 30) : start]):
+            _DIRECTION_ARTICLE.search(text[max(0, start - 30) : start]) or \
+            _COMPARED_WITH.search(text[max(0, start - 30) : start]):
         return True
     before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
     if before is not None and before.group(1).casefold() in _REFERENCE_WORDS and \

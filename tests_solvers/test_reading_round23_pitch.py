@@ -220,3 +220,26 @@ def test_a_midi_answer_beside_a_midi_reference_keeps_its_answer() -> None:
 ])
 def test_closer_to_names_the_pitch_approximated(reader, reply: str, expected: int | None) -> None:
     assert key(reader, reply) == expected
+
+
+# --- A pitch a tone is compared with --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("reader", [SPN, MIDI, HZ])
+@pytest.mark.parametrize("reply", [
+    "Compared with A4, it's lower.",  # read as A4 before: the point of comparison is no answer
+    "Versus A4, it is lower.",
+    "Unlike A4, it is a little flat.",
+    "In comparison with the A4, the tone is sharper.",
+])
+def test_the_pitch_a_tone_is_compared_with_is_no_answer(reader, reply: str) -> None:
+    assert reader(reply).answer is None
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Compared with A4, the tone is a bit lower: G#4.", 68),
+    ("Compared with A4 = 440 Hz, this one is C5.", 72),
+    ("Compared to the A4 reference, it sits at E5.", 76),
+])
+def test_a_pitch_named_beside_the_compared_one_is_read(reply: str, expected: int) -> None:
+    assert key(SPN, reply) == expected
