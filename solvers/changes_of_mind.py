@@ -7,6 +7,8 @@
   possibility, its closing sentence reading it alone). That answer is the reply's.
   A doubt or a bare "Hmm" after an answer line still withdraws it, and a new answer without a
   marker of change stays a hedge (:mod:`solvers.reply_spans`).
+  A reply's last sentence opening on such a marker ("Piano. Actually, listening again, it is a
+  violin.") is read by what it says after it, when that names an answer.
 * **Conclusion.** A reply's last sentence opening on a conclusion ("So yes, it does modulate.",
   "Therefore the second is more syncopated.") decides over the reasoning before it, when it
   names one answer and neither doubts nor supposes.
@@ -20,7 +22,7 @@ import re
 from collections.abc import Callable, Hashable, Sequence
 
 from .closing_clauses import DOUBT
-from .retractions import CORRECTION
+from .retractions import CLOSER_LISTEN, CORRECTION
 from .revisions import revised_answer
 
 HEDGE = "hedge"  # solvers.reply_spans.HEDGE (that module imports this one)
@@ -31,9 +33,9 @@ REVISION_SOURCE = "revision"
 CHANGE_SOURCES = ("retraction", REVISION_SOURCE)
 # A marker that the speaker changes the answer given: the correction and second-look markers
 # of :mod:`solvers.retractions`, and a closer listen ("Hmm, listening more carefully, …").
-_CHANGE = re.compile(CORRECTION.pattern + r"|\b(?:listening|looking|hearing)\s+(?:more\s+)?"
-                     r"(?:closely|carefully|attentively)\b|\b(?:changing|switching|updating"
-                     r"|amending)\s+(?:my\s+(?:final\s+)?answer\s+)?to\b", re.IGNORECASE)
+_CHANGE = re.compile(CORRECTION.pattern + "|" + CLOSER_LISTEN.pattern + r"|\b(?:changing"
+                     r"|switching|updating|amending)\s+(?:my\s+(?:final\s+)?answer\s+)?to\b",
+                     re.IGNORECASE)
 # An answer offered as a possibility, or under a condition, is no new commitment: the doubts,
 # alternatives and suppositions that keep a closing clause from being read (closing_clauses).
 OFFERED = DOUBT
@@ -87,3 +89,20 @@ def concluding(sentences: Sequence[str]) -> str | None:
             or OFFERED.search(sentences[-1]):
         return None
     return sentences[-1]
+
+
+_MARK_GAP = " ,;:\u2014\u2013-"
+
+
+def changed_closing(sentences: Sequence[str]) -> str | None:
+    """What the last of ``sentences`` says after the markers of a change of mind it opens on
+    ("Piano. Actually, listening again, it is a violin." gives "it is a violin."), unless it
+    doubts or offers; None when it opens on none, or stands alone."""
+    if len(sentences) < 2:
+        return None
+    rest, opened = sentences[-1], False
+    while (found := CORRECTION.match(rest := rest.lstrip(_MARK_GAP))
+           or CLOSER_LISTEN.match(rest)) is not None:
+        rest, opened = rest[found.end():], True
+    rest = rest.lstrip(_MARK_GAP)
+    return rest if opened and rest and not OFFERED.search(sentences[-1]) else None

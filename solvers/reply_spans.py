@@ -40,7 +40,8 @@ from .answer_cues import SETTING as _SETTING
 from .answer_cues import colon_conclusion, conclusion_of, cue_value, opening_clause
 from .answer_lines import closing_answers, corrected_closing, enumerates, read_ends, without_listing
 from .caveats import CAVEAT_SOURCES, REASON, offered_after, vetoes, without_caveats
-from .changes_of_mind import CHANGE_SOURCES, REVISION_SOURCE, changed_answer, concluding
+from .changes_of_mind import CHANGE_SOURCES, REVISION_SOURCE, changed_answer, changed_closing
+from .changes_of_mind import concluding as _concluding
 from .closing_clauses import closing_clauses
 from .cut_off import cut_before_answer
 from .echoed_questions import without_echoed_question
@@ -279,6 +280,8 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
         every = _sentences(last)  # "Thank you …", "… wait, no,", "Loop 1: …"
         sentences = without_listing(without_courtesy(without_taken_back(every)))
         corrected = corrected_closing(every, sentences, _CORRECTION)  # "A. … Wait, … B. …"
+        if changed := changed_closing(sentences):  # "A. Actually, …, it is B.", if it names one
+            tiers.append([AnswerSpan(changed, CONCLUSION)])
         if _word_count(last) <= MAX_FALLBACK_WORDS:
             # Short lines just above the last are read with it, so "A\nB" is two answers
             above = []  # (unless the last line corrects: "B. …\nScratch that, … A. …")
@@ -305,7 +308,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
-            if concluded := concluding(sentences):  # "…. So yes, it does modulate." decides,
+            if concluded := _concluding(sentences):  # "…. So yes, it does modulate." decides,
                 tiers.append([AnswerSpan(concluded, CONCLUSION)])  # if it names an answer
             if short:  # "…, i.e. G4. On the other hand, it could be G#4 …" vetoes
                 tiers.append(short + [AnswerSpan(o, REASON) for o in offered_after(sentences)])

@@ -73,6 +73,21 @@ def test_what_follows_an_answer_line_without_a_new_answer_keeps_it(reader, reply
     assert reader(reply).answer == answer
 
 
+@pytest.mark.parametrize(("reader", "reply", "answer"), [
+    (TIMBRE, "It sounds like a piano. Hmm, listening more carefully, it is a violin.", "B"),
+    (TIMBRE, "Piano. Actually, listening again, it is a violin.", "B"),
+    (QUALITY, "Minor. Wait, on a closer listen, it's a major chord.", "A"),
+    (SAME, "They are the same. Wait, listening again, the last note differs, so they are "
+           "different melodies.", "no"),
+    # near misses: no marker, an offer, no new answer (the answer read as on main)
+    (TIMBRE, "Piano. Hmm, it is a violin.", None),
+    (TIMBRE, "Piano. Actually, it might be a violin.", None),
+    (TIMBRE, "Piano. Actually, the attack is soft.", "A"),  # a remark: as on main
+])
+def test_a_change_of_mind_closing_a_reply_without_an_answer_line(reader, reply, answer):
+    assert reader(reply).answer == answer
+
+
 # --- 2. A concluding sentence decides -----------------------------------------------------------
 
 
