@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable, Sequence
 
+from .caveats import pitches_named
 from .closing_clauses import DOUBT
 from .retractions import CLOSER_LISTEN, CORRECTION
 from .revisions import revised_answer
@@ -60,8 +61,9 @@ def changed_answer(spans: Sequence[tuple[str, str]], given: Hashable, read_value
         whole, reason, *_via = read_value(text, source)  # mentions in a reason are not read
         answer = _closing_answer(text, source, read_value)
         if answer is None or reason == HEDGE or whole not in (None, answer) \
-                or OFFERED.search(_after_marker(text)):
-            return None
+                or OFFERED.search(_after_marker(text)) or hasattr(answer, "keys") \
+                and set(pitches_named(text, read_value)) - {answer, None}:
+            return None  # (a pitch answer: no other pitch named, "65 …, so 64 stands")
         found.add(answer)
     if len(found) != 1 or given in found:
         return None

@@ -12,7 +12,7 @@ import pytest
 from fixtures.muse.harmony_definitions import KEY_CHANGE
 from solvers.answer_cues import colon_conclusion
 from solvers.changes_of_mind import concluding
-from solvers.reading import SAMENESS, choice_reader, yes_no_reader
+from solvers.reading import SAMENESS, choice_reader, pitch_answer_reader, yes_no_reader
 
 QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Dominant", "D": "Diminished"})
 TIMBRE = choice_reader({"A": "Piano", "B": "Violin", "C": "Trumpet", "D": "Flute"})
@@ -22,6 +22,7 @@ COUNT = choice_reader({"A": "0 (No Syncopation)", "B": "2 (Low Syncopation)",
                        "C": "4 (Medium-Low Syncopation)", "D": "6 (Medium-High Syncopation)"})
 SAME = yes_no_reader(SAMENESS)
 KEYS = yes_no_reader(KEY_CHANGE)
+MIDI = pitch_answer_reader("pitch", "midi")
 
 
 # --- 1. An explicit change of mind with one new answer is that answer -------------------------
@@ -62,6 +63,16 @@ def test_a_change_of_mind_after_an_answer_line_is_the_new_answer(reader, reply, 
 ])
 def test_a_doubt_or_an_offer_after_an_answer_line_stays_a_hedge(reader, reply):
     assert reader(reply).answer is None
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    ("Final Answer: 64\n\nWait, I was wrong: it is 65.", 65),
+    ("Final Answer: 64\n\nWait, 65 is the next semitone up, so 64 stands.", None),  # both named
+    ("Final Answer: 64\n\nActually, listening again, it could be 65.", None),
+])
+def test_a_pitch_changed_after_an_answer_line_names_no_other_pitch(reply, answer):
+    reading = MIDI(reply).answer
+    assert (reading and reading.keys[0]) == answer
 
 
 @pytest.mark.parametrize(("reader", "reply", "answer"), [
