@@ -10,8 +10,9 @@
   A reply's last sentence opening on such a marker ("Piano. Actually, listening again, it is a
   violin.") is read by what it says after it, when that names an answer.
 * **Conclusion.** A reply's last sentence opening on a conclusion ("So yes, it does modulate.",
-  "Therefore the second is more syncopated.") decides over the reasoning before it, when it
-  names one answer and neither doubts nor supposes.
+  "Therefore the second is more syncopated.") decides over the reasoning before it, when that
+  reasoning visibly turns ("but", "wait", "hmm" …) and the conclusion names one answer and
+  neither doubts nor supposes.
 
 Pure patterns and helpers; no I/O.
 """
@@ -46,6 +47,11 @@ _CONCLUDING = re.compile(r"\W*(?:(?:and\s+)?(?:so|thus|therefore|hence|consequen
                          r"|in\s+(?:conclusion|the\s+end|short|summary)\b|all\s+in\s+all\b"
                          r"|overall\b|ultimately\b|to\s+sum\s+up\b|on\s+balance\b"
                          r"|taken\s+together\b)", re.IGNORECASE)
+
+# The reasoning turns on its way to a conclusion: "No modulation at first — … Hmm, but the last
+# four bars …", "Yes — wait, …"; without a turn an earlier answer and the conclusion disagree.
+_TURN = re.compile(CORRECTION.pattern + r"|\b(?:but|however|though|although|yet|still|hmm+"
+                   r"|instead|nevertheless|nonetheless)\b", re.IGNORECASE)
 
 ValueReader = Callable[[str, str], tuple]
 
@@ -86,9 +92,10 @@ def _after_marker(text: str) -> str:
 
 
 def concluding(sentences: Sequence[str]) -> str | None:
-    """The last of ``sentences`` if it concludes a reasoning before it (see module doc)."""
+    """The last of ``sentences`` if it concludes a reasoning that visibly turns before it (see
+    module doc)."""
     if len(sentences) < 2 or not _CONCLUDING.match(sentences[-1]) \
-            or OFFERED.search(sentences[-1]):
+            or OFFERED.search(sentences[-1]) or not any(map(_TURN.search, sentences[:-1])):
         return None
     return sentences[-1]
 

@@ -121,14 +121,18 @@ def test_a_concluding_sentence_decides_over_the_reasoning_before_it(reader, repl
     (QUALITY, "It sounds minor to me at first. So it might be major after all."),
     (SAME, "They sound the same at first. Then the last note drops. So they could differ."),
     (SAME, "They are the same melody at first glance. So unless I misheard, no."),
+    # no turn between the answer and a conclusion about a part
+    (KEYS, "It modulates to G in the bridge. So the last phrase is back in the home key, no "
+           "modulation there."),
 ])
 def test_a_conclusion_that_doubts_offers_or_supposes_decides_nothing(reader, reply):
     assert reader(reply).answer is None
 
 
 @pytest.mark.parametrize(("sentences", "closing"), [
-    (["It climbs.", "So yes, it does."], "So yes, it does."),
-    (["It climbs.", "Therefore the shape is ascending."], "Therefore the shape is ascending."),
+    (["It dips, but then climbs.", "So yes, it does."], "So yes, it does."),
+    (["Hmm, it climbs.", "Therefore the shape is ascending."], "Therefore the shape is ascending."),
+    (["It climbs.", "So yes, it does."], None),  # no turn in the reasoning before it
     (["So yes."], None),  # no reasoning before it
     (["It climbs.", "So maybe yes."], None),
     (["It climbs.", "Sometimes it falls."], None),  # no marker: "so" must open the sentence
