@@ -52,8 +52,11 @@ RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\
 # doubts or offers another ("It might be descending or: Arch.") concludes nothing.
 _COLON_CLOSE = re.compile(r"^(?P<reason>[^:]{20,}):\s*(?P<value>[^:,;]+?)\s*[.!]?$")
 _COLON_DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|may|or|nor"
-                          r"|either|unsure|uncertain|not\s+(?:\w+\s+)?(?:sure|certain)|if"
-                          r"|unless|whether|assuming|between|options?|choices?)\b", re.IGNORECASE)
+                          r"|either|unsure|uncertain|not|never|if|unless|whether|assuming|between"
+                          r"|options?|choices?|rul\w+\s+out|exclud\w*|eliminat\w*|except|apart"
+                          # or denies ("the one shape it doesn't have: Arch"), or names a part
+                          r"|unlike|(?:is|are|was|were|does|do|did|has|have)n['\u2019]?t"
+                          r"|accompan\w+|background)\b", re.IGNORECASE)
 _PARENTHESIS = re.compile(r"\([^()]*\)")
 MAX_COLON_WORDS = 3
 

@@ -175,6 +175,10 @@ def test_a_doubting_reasoning_or_a_refusal_alone_reads_nothing(reader, reply):
     ("It rises from the first note to the last: Ascending.", "Ascending"),
     ("It rises from the first note to the last: it is clearly an ascending line.", None),
     ("It rises, then maybe falls, at the end: Arch.", None),  # doubted
+    ("The one shape this melody clearly does not have is this: Arch.", None),  # denied
+    ("The first thing I can rule out from the contour alone is: Arch.", None),  # ruled out
+    ("Besides the melody, the accompaniment is clearly audible here: piano.", None),  # a part
+    ("I can't hear the audio, so this is only a guess from the genre: B (3/4).", "B (3/4)"),
     ("It rises.", None),
 ])
 def test_a_colon_conclusion(sentence, value):
