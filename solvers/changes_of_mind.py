@@ -53,6 +53,11 @@ _CONCLUDING = re.compile(r"\W*(?:(?:and\s+)?(?:so|thus|therefore|hence|consequen
 _TURN = re.compile(CORRECTION.pattern + r"|\b(?:but|however|though|although|yet|still|hmm+"
                    r"|instead|nevertheless|nonetheless)\b", re.IGNORECASE)
 
+# How a yes/no reader reads an answer from its phrases alone (solvers.answers: "the first four
+# notes are the same" reads yes): after a marker of change, or as a conclusion, too loose to
+# replace an answer given; an explicit yes/no word or an option is needed.
+PHRASE_VIAS = ("same_different", "answer_phrase")
+
 ValueReader = Callable[[str, str], tuple]
 
 
@@ -81,7 +86,10 @@ def _closing_answer(text: str, source: str, read_value: ValueReader) -> Hashable
     ("Correcting myself: it is a trumpet."), or as a revision ("Changing my answer to A.")."""
     said = _SENTENCE.split(text.strip())[-1]
     ways = (said, said.rpartition(":")[2] if ":" in said else None, revised_answer(said))
-    answers = {read_value(way, source)[0] for way in ways if way and way.strip()} - {None}
+    readings = [read_value(way, source) for way in ways if way and way.strip()]
+    answers = {answer for answer, _reason, *via in readings
+               if answer is not None and via[:1] != [] and via[0] not in PHRASE_VIAS
+               or answer is not None and not via}
     return answers.pop() if len(answers) == 1 else None
 
 

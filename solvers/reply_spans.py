@@ -33,6 +33,7 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from . import changes_of_mind as _mind
 from .answer_cues import AFTERTHOUGHT as _AFTERTHOUGHT
 from .answer_cues import LAST_CLAUSE as _LAST_CLAUSE
 from .answer_cues import RULING_OUT as _RULING_OUT
@@ -40,8 +41,6 @@ from .answer_cues import SETTING as _SETTING
 from .answer_cues import colon_conclusion, conclusion_of, cue_value, opening_clause
 from .answer_lines import closing_answers, corrected_closing, enumerates, read_ends, without_listing
 from .caveats import CAVEAT_SOURCES, REASON, offered_after, vetoes, without_caveats
-from .changes_of_mind import CHANGE_SOURCES, REVISION_SOURCE, changed_answer, changed_closing
-from .changes_of_mind import concluding as _concluding
 from .closing_clauses import closing_clauses
 from .cut_off import cut_before_answer
 from .echoed_questions import without_echoed_question
@@ -66,7 +65,7 @@ T = TypeVar("T", bound=Hashable)
 EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
 SENTENCE_SOURCES = ("answer_sentence",)
 # a final answer taken back after its line; what a caveat after an answer is about
-AFTER_ANSWER_SOURCES = (*CHANGE_SOURCES, *CAVEAT_SOURCES)
+AFTER_ANSWER_SOURCES = (*_mind.CHANGE_SOURCES, *CAVEAT_SOURCES)
 CONCLUSION = "conclusion"  # a last sentence concluding a reasoning ("So yes, it modulates.")
 FALLBACK_SOURCES = ("last_line", CONCLUSION, "last_sentence", "last_clause")
 SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
@@ -191,7 +190,7 @@ def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
     start = next((i for i, line in enumerate(after) if _RETRACTION.match(line)), None)
     revised = [value for line in after for value in map(revised_answer, _sentences(line)) if value]
     spans = [] if start is None else [AnswerSpan(" ".join(after[start:]), "retraction")]
-    return spans + [AnswerSpan(value, REVISION_SOURCE) for value in revised[-1:]]
+    return spans + [AnswerSpan(value, _mind.REVISION_SOURCE) for value in revised[-1:]]
 
 
 def _after_retraction(lines: list[str]) -> list[str]:
@@ -280,8 +279,8 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
         every = _sentences(last)  # "Thank you …", "… wait, no,", "Loop 1: …"
         sentences = without_listing(without_courtesy(without_taken_back(every)))
         corrected = corrected_closing(every, sentences, _CORRECTION)  # "A. … Wait, … B. …"
-        if changed := changed_closing(sentences):  # "A. Actually, …, it is B.", if it names one
-            tiers.append([AnswerSpan(changed, CONCLUSION)])
+        if changed := _mind.changed_closing(sentences):  # "A. Actually, …, it is B.", if read
+            tiers.append([AnswerSpan(changed, CONCLUSION)])  # (read as before if it does not)
         if _word_count(last) <= MAX_FALLBACK_WORDS:
             # Short lines just above the last are read with it, so "A\nB" is two answers
             above = []  # (unless the last line corrects: "B. …\nScratch that, … A. …")
@@ -308,7 +307,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
-            if concluded := _concluding(sentences):  # "…. So yes, it does modulate." decides,
+            if concluded := _mind.concluding(sentences):  # "…. So yes, it modulates." decides,
                 tiers.append([AnswerSpan(concluded, CONCLUSION)])  # if it names an answer
             if short:  # "…, i.e. G4. On the other hand, it could be G#4 …" vetoes
                 tiers.append(short + [AnswerSpan(o, REASON) for o in offered_after(sentences)])
@@ -335,6 +334,8 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
     reading: Reading = Reading(None, None, "no answer in the reply")
     for tier in tiers:
         said = _read_tier(tier, read_value)
+        if tier[0].source == CONCLUSION and said.via in _mind.PHRASE_VIAS:  # "So the first half …"
+            said = Reading(None, CONCLUSION, "no answer in the reply")
         if said.answer is not None and said.source in FALLBACK_SOURCES and cut_before_answer(
                 reply, said.answer, lambda tail, src=said.source: read_value(tail, src)[0]):
             return Reading(None, said.source, "the reply is cut off before its answer")
@@ -355,10 +356,10 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     reading = _read_spans([span for span in tier if span not in after], read_value)
     if reading.answer is None:
         return reading  # what follows an answer line supplies an answer only as a change of mind
-    changes = [(span.text, span.source) for span in after if span.source in CHANGE_SOURCES]
-    if (changed := changed_answer(changes, reading.answer, read_value)) is not None:
+    changes = [(span.text, span.source) for span in after if span.source in _mind.CHANGE_SOURCES]
+    if (changed := _mind.changed_answer(changes, reading.answer, read_value)) is not None:
         reading = Reading(changed, "retraction", None, span=changes[-1][0])  # "Changing to A."
-        after = [span for span in after if span.source not in CHANGE_SOURCES]
+        after = [span for span in after if span.source not in _mind.CHANGE_SOURCES]
     for span in after:
         answer, reason, *_via = read_value(span.text, span.source)
         withdrawn = _CORRECTION.search(span.text) and answer is None  # "Wait, I was wrong."

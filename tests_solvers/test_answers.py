@@ -318,9 +318,8 @@ def test_yes_no_cases(text: str, expected: str | None) -> None:
         ("If the rhythm matches, the answer is yes; otherwise no.", None),
         ("Yes... or no. I'm not sure.", None),
         ("I can't say whether they are the same melody.", None),
-        # an explicit change of mind with one new answer is that answer (round 23; a hedge before)
         ("Final Answer: Yes\nWait, the second melody differs in bar 2, so they are different.",
-         "no"),
+         None),
     ],
 )
 def test_yes_no_quantifiers_conditionals_and_retractions(text: str, expected: str | None) -> None:

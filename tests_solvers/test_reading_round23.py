@@ -38,8 +38,6 @@ MIDI = pitch_answer_reader("pitch", "midi")
              "noise. Correcting myself: it is a trumpet.", "C"),
     (TIMBRE, "Answer: Piano\n\nHmm, listening more carefully, the tone swells after the attack. "
              "It is a flute.", "D"),
-    (SAME, "Final Answer: Yes\n\nActually, listening again, the fourth note is a semitone higher "
-           "in the second melody, so they are different melodies.", "no"),
     (SAME, "Answer: No\n\nLet me revise: I misheard the second clip. Yes, they are the same "
            "melody.", "yes"),
     (KEYS, "**Answer: No**\n\nOn reflection, the last phrase is in fact in the dominant. "
@@ -60,6 +58,12 @@ def test_a_change_of_mind_after_an_answer_line_is_the_new_answer(reader, reply, 
     (QUALITY, "Final Answer: B\n\nHmm. Major."),  # "Hmm" alone says no change
     (SAME, "Final Answer: Yes\n\nWait, the second melody might differ in bar 2."),
     (SAME, "Final Answer: Yes\n\nOn second thought, I am not sure they are the same."),
+    # a yes/no read from phrases alone is too loose to replace an answer: an explicit word is needed
+    (SAME, "Final Answer: Yes\n\nActually, listening again, the fourth note is a semitone "
+           "higher in the second melody, so they are different melodies."),
+    (SAME, "Final Answer: No\n\nWait, the first four notes are the same."),
+    (SAME, "No. Actually, the first half is identical."),
+    (KEYS, "Final Answer: Yes\n\nActually, the key does not change until the last bar."),
 ])
 def test_a_doubt_or_an_offer_after_an_answer_line_stays_a_hedge(reader, reply):
     assert reader(reply).answer is None
@@ -88,7 +92,7 @@ def test_what_follows_an_answer_line_without_a_new_answer_keeps_it(reader, reply
     (TIMBRE, "It sounds like a piano. Hmm, listening more carefully, it is a violin.", "B"),
     (TIMBRE, "Piano. Actually, listening again, it is a violin.", "B"),
     (QUALITY, "Minor. Wait, on a closer listen, it's a major chord.", "A"),
-    (SAME, "They are the same. Wait, listening again, the last note differs, so they are "
+    (SAME, "They are the same. Wait, listening again, the last note differs. No, they are "
            "different melodies.", "no"),
     # near misses: no marker, an offer, no new answer (the answer read as on main)
     (TIMBRE, "Piano. Hmm, it is a violin.", None),
