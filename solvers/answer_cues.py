@@ -47,6 +47,20 @@ RULING_OUT = re.compile(r"\W*(?:(?:definitely|certainly|clearly|surely)\s+)?not\
                         re.IGNORECASE)
 
 
+# A reasoning closed by its answer after a colon: "It climbs from the first note to the last:
+# Ascending.", "… only a guess based on what's typical: C (6/8)." (round 23); a reasoning that
+# doubts or offers another ("It might be descending or: Arch.") concludes nothing.
+_COLON_CLOSE = re.compile(r"^(?P<reason>[^:]{20,}):\s*(?P<value>[^:,;]+?)\s*[.!]?$")
+_COLON_DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|may|or|nor"
+                          r"|either|unsure|uncertain|not|never|if|unless|whether|assuming|between"
+                          r"|options?|choices?|rul\w+\s+out|exclud\w*|eliminat\w*|except|apart"
+                          # or denies ("the one shape it doesn't have: Arch"), or names a part
+                          r"|unlike|(?:is|are|was|were|does|do|did|has|have)n['\u2019]?t"
+                          r"|accompan\w+|background)\b", re.IGNORECASE)
+_PARENTHESIS = re.compile(r"\([^()]*\)")
+MAX_COLON_WORDS = 3
+
+
 def conclusion_of(sentence: str) -> str | None:
     """The clause that concludes ``sentence`` (see ``CONCLUSION``), or None."""
     found = CONCLUSION.search(sentence)
@@ -56,17 +70,25 @@ def conclusion_of(sentence: str) -> str | None:
     return (found.group("rest") or found.group("none") or found.group("whole")
             or (which and WHICH_IS.sub("", which)) or found.group("closing"))
 
+
+def colon_conclusion(sentence: str) -> str | None:
+    """The answer a reasoning closes on after its last colon (``_COLON_CLOSE``), or None."""
+    closed = _COLON_CLOSE.match(sentence.strip())
+    if closed is None or _COLON_DOUBT.search(_PARENTHESIS.sub(" ", closed.group("reason"))):
+        return None
+    value = closed.group("value")
+    return value if len(WORD.findall(_PARENTHESIS.sub(" ", value))) <= MAX_COLON_WORDS else None
+
 _I_WOULD = r"\bI(?:'d|\u2019d|\s+would|\s+will|'ll|\u2019ll)?"
 CUE_SENTENCE = re.compile(
     r"(?:\b(?:the|my|our)\s+(?:final\s+|correct\s+|best\s+|right\s+|most\s+likely\s+)?"
     r"(?:answer|option|choice|guess)\s+(?:is|would\s+be|should\s+be|must\s+be|will\s+be|=|:)"
     rf"|{_I_WOULD}\s+(?:go\s+with|choose|pick|select|opt\s+for|guess|commit\s+to|settle\s+on"
-    r"|stick\s+with)"  # "I'll commit to B.", "I'm going with E."
+    r"|stick\s+with|(?:rate|call|classify)\s+(?:it|this|that|them|the\s+\w+)(?:\s+as)?)"
     r"|\bI(?:'m|\u2019m|\s+am)\s+(?:going\s+(?:to\s+go\s+)?with|committing\s+to|settling\s+on"
     r"|sticking\s+with)"
-    # "I'll say 64." closes a reasoning as "I'd say" does; "I'll say this: …" announces
-    r"|\bI(?:'d|\u2019d|\s+would)\s+say"
-    r"|\bI(?:'ll|\u2019ll|\s+will)\s+say(?!\s+(?:that|this|it|so)\b)"
+    r"|\bI(?:'d|\u2019d|\s+would)\s+say"  # and "I'll say 64." (round 23), not "I'll say it again"
+    r"|\bI(?:'ll|\u2019ll|\s+will)\s+say\b(?!\s+(?:that|it|this|again|so)\b)"
     r"|\b(?:answer|option|choice|result|prediction|verdict|conclusion|pick|selection"
     r"|most\s+likely)\s*:"  # "Most likely: B." under a list of probabilities
     # The conclusion of ruling out: "That leaves C.", "What remains is the minor triad.",

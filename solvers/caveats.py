@@ -164,6 +164,11 @@ def offers_another(reason: str, answer: object, read_value: Callable[[str, str],
     return False
 
 
+def pitches_named(text: str, read_value: Callable[[str, str], tuple]) -> list:
+    """The readings of every pitch ``text`` names, in any notation (None for one unread)."""
+    return [read_value(pitch, "caveat")[0] for pitch in _PITCH.findall(text)]
+
+
 def vetoes(text: str, source: str, answer: object, read_value: Callable[[str, str], tuple]
            ) -> bool:
     """Whether what a caveat says besides (``text`` from ``source``) withdraws ``answer``: a
@@ -173,7 +178,7 @@ def vetoes(text: str, source: str, answer: object, read_value: Callable[[str, st
         return answer != "no"
     if source not in (REASON, QUESTION):
         return False
-    pitches = [read_value(pitch, "caveat")[0] for pitch in _PITCH.findall(text)]
+    pitches = pitches_named(text, read_value)
     if hasattr(answer, "keys") and pitches and answer not in pitches:
         return True  # a pitch beside a pitch answer, in any notation ("though I'm not sure of F4")
     return offers_another(text, answer, read_value, any_answer=source == QUESTION)

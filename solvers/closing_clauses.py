@@ -37,7 +37,7 @@ _NOT_A_RESTATEMENT = re.compile(
 # A bare number or letter after a clause ending on one: the next item of a list ("3, 1").
 _LIST_ITEM = re.compile(r"(?:^|\s)[(\[]?(?:\d+(?:\.\d+)?|[A-Za-z])[)\]]?[.!]?$")
 # A sentence that doubts, asks, supposes or offers alternatives answers nothing in its close.
-_DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|may|unsure|uncertain"
+DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|may|unsure|uncertain"
                     r"|not\s+(?:\w+\s+)?(?:sure|certain|confident)|guess|either|or|if|unless"
                     r"|whether|assuming|suppose|hard|difficult|can['\u2019]?t|cannot|unclear"
                     # an afterthought that reopens it: "… — A. Major is possible too."
@@ -50,7 +50,7 @@ def closing_clauses(sentence: str) -> list[str]:
     last comma, colon or dash, with a restating connective ("which is", "so") taken off; none
     if it has no such close (see module doc). The clauses before it are read beside it, so
     one naming another answer ("Choir and organ point to gospel, option D.") makes a hedge."""
-    if _DOUBT.search(sentence):
+    if DOUBT.search(sentence):
         return []
     *before, closing = _CLAUSE_BREAK.split(sentence.strip())
     if not before or len(_WORD.findall(before[-1])) < MIN_CLAUSE_WORDS:

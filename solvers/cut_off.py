@@ -24,6 +24,8 @@ _OPEN_ENDED = frozenset(
     because since while although though whereas if whether that which who whom whose its their
     his her my our your this these those is are was were be being been has have had will would
     can could should may might must not very more less most least rather either neither""".split())
+# "… rises at first and then": a sequence left hanging (round 23; "B then" ends as it should)
+_CUT_SEQUENCE = re.compile(r"(?:\b(?:and|but|or)|,)\s*then\s*$", re.IGNORECASE)
 # "they match → A", "so: A": a capital letter after an arrow or a colon labels an option; it
 # is no article left hanging
 _LABEL_END = re.compile(r"(?:\u2192|\u21d2|->|=>|=|:)\s*\(?A\)?\s*$")  # "⇒ A" too (round 18)
@@ -58,5 +60,5 @@ def cut_before_answer(reply: str, answer: Hashable, read_tail: Callable[[str], H
         return False
     tail = split_caveat(tail)[0]  # "Minor, though I'm not fully certain" ends as it should
     open_ended = WORD.findall(tail)[-1].casefold() in _OPEN_ENDED and not _LABEL_END.search(tail)
-    return (open_ended or bool(_CUT_TURN.search(tail)) or bool(_CUT_FIGURE.search(tail))
-            or read_tail(tail) != answer)
+    cut = any(pattern.search(tail) for pattern in (_CUT_TURN, _CUT_SEQUENCE, _CUT_FIGURE))
+    return open_ended or cut or read_tail(tail) != answer

@@ -231,3 +231,14 @@ def listed_options(lines: list[str]) -> list[str]:
             break
         listed.insert(0, line)
     return listed if len(listed) > 1 else []
+
+
+def sentence_ends(line: str) -> list[tuple[str, int]]:
+    """The sentences of one line with the offset each ends at (a decimal point or a clock
+    time does not end a sentence)."""
+    parts, start = [], 0
+    for match in SENTENCE_END.finditer(line):
+        parts.append((line[start : match.end()], match.end()))
+        start = match.end()
+    parts.append((line[start:], len(line)))
+    return [(part.strip(), end) for part, end in parts if WORD.search(part)]

@@ -33,11 +33,12 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
+from . import changes_of_mind as _mind
 from .answer_cues import AFTERTHOUGHT as _AFTERTHOUGHT
 from .answer_cues import LAST_CLAUSE as _LAST_CLAUSE
 from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
-from .answer_cues import conclusion_of, cue_value, opening_clause
+from .answer_cues import colon_conclusion, conclusion_of, cue_value, opening_clause
 from .answer_lines import closing_answers, corrected_closing, enumerates, read_ends, without_listing
 from .caveats import CAVEAT_SOURCES, REASON, offered_after, vetoes, without_caveats
 from .closing_clauses import closing_clauses
@@ -48,10 +49,10 @@ from .refusals import declines
 from .reply_excerpt import ANSWER_CONTENT as _ANSWER_CONTENT
 from .reply_excerpt import BOXED as _BOXED
 from .reply_excerpt import MAX_BLOCK_LINES as _MAX_BLOCK_LINES
-from .reply_excerpt import SENTENCE_END as _SENTENCE_END
 from .reply_excerpt import THINKING as _THINKING
 from .reply_excerpt import WORD as _WORD
 from .reply_excerpt import TooManyCues, clean_markup, excerpt, listed_options, unify_line_breaks
+from .reply_excerpt import sentence_ends as _sentence_ends
 from .retractions import CORRECTION as _CORRECTION
 from .retractions import RETRACTION as _RETRACTION
 from .retractions import REVISION as _REVISION
@@ -64,8 +65,9 @@ T = TypeVar("T", bound=Hashable)
 EXPLICIT_SOURCES = ("final_line", "final_block", "boxed", "json")
 SENTENCE_SOURCES = ("answer_sentence",)
 # a final answer taken back after its line; what a caveat after an answer is about
-AFTER_ANSWER_SOURCES = ("retraction", *CAVEAT_SOURCES)
-FALLBACK_SOURCES = ("last_line", "last_sentence", "last_clause")
+AFTER_ANSWER_SOURCES = (*_mind.CHANGE_SOURCES, *CAVEAT_SOURCES)
+CONCLUSION = "conclusion"  # a last sentence concluding a reasoning ("So yes, it modulates.")
+FALLBACK_SOURCES = ("last_line", CONCLUSION, "last_sentence", "last_clause")
 SOURCES = (*EXPLICIT_SOURCES, *SENTENCE_SOURCES, *FALLBACK_SOURCES)
 HEDGE = "hedge"  # the reason a value reader gives for two or more different answers in one span
 # A last line or sentence longer than this is reasoning, not an answer given alone.
@@ -129,17 +131,6 @@ _EXPLANATION_KEYS = re.compile(r"^\s*(?:reason(?:ing)?|explanation|because|note(
                                r"rationale|confidence|justification|why)\b", re.IGNORECASE)
 
 
-def _sentence_ends(line: str) -> list[tuple[str, int]]:
-    """The sentences of one line with the offset each ends at (a decimal point or a clock
-    time does not end a sentence)."""
-    parts, start = [], 0
-    for match in _SENTENCE_END.finditer(line):
-        parts.append((line[start : match.end()], match.end()))
-        start = match.end()
-    parts.append((line[start:], len(line)))
-    return [(part.strip(), end) for part, end in parts if _WORD.search(part)]
-
-
 def _sentences(line: str) -> list[str]:
     return [sentence for sentence, _end in _sentence_ends(line)]
 
@@ -199,7 +190,7 @@ def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
     start = next((i for i, line in enumerate(after) if _RETRACTION.match(line)), None)
     revised = [value for line in after for value in map(revised_answer, _sentences(line)) if value]
     spans = [] if start is None else [AnswerSpan(" ".join(after[start:]), "retraction")]
-    return spans + [AnswerSpan(value, "retraction") for value in revised[-1:]]
+    return spans + [AnswerSpan(value, _mind.REVISION_SOURCE) for value in revised[-1:]]
 
 
 def _after_retraction(lines: list[str]) -> list[str]:
@@ -288,6 +279,8 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
         every = _sentences(last)  # "Thank you …", "… wait, no,", "Loop 1: …"
         sentences = without_listing(without_courtesy(without_taken_back(every)))
         corrected = corrected_closing(every, sentences, _CORRECTION)  # "A. … Wait, … B. …"
+        if changed := _mind.changed_closing(sentences):  # "A. Actually, …, it is B.", if read
+            tiers.append([AnswerSpan(changed, CONCLUSION)])  # (read as before if it does not)
         if _word_count(last) <= MAX_FALLBACK_WORDS:
             # Short lines just above the last are read with it, so "A\nB" is two answers
             above = []  # (unless the last line corrects: "B. …\nScratch that, … A. …")
@@ -309,12 +302,13 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
                             > MAX_FALLBACK_WORDS else rest)
             if len(sentences) > 1 and _SETTING.match(sentences[-1]):  # "Because of that, …"
                 ends.append(opening_clause(sentences[-1], MAX_FALLBACK_WORDS))
-            conclusion = conclusion_of(sentences[-1])
-            if conclusion and _word_count(sentences[-1]) > MAX_FALLBACK_WORDS:
-                ends.append(conclusion)
+            if _word_count(final := sentences[-1]) > MAX_FALLBACK_WORDS:  # "…, so it's B.",
+                ends += filter(None, (conclusion_of(final), colon_conclusion(final)))  # "…: Arch."
             short = [AnswerSpan(sentence, "last_sentence") for sentence in ends
                      if _word_count(sentence) <= MAX_FALLBACK_WORDS
                      and not _CONDITIONAL_OPENING.match(sentence)]  # "otherwise No."
+            if concluded := _mind.concluding(sentences):  # "…. So yes, it modulates." decides,
+                tiers.append([AnswerSpan(concluded, CONCLUSION)])  # if it names an answer
             if short:  # "…, i.e. G4. On the other hand, it could be G#4 …" vetoes
                 tiers.append(short + [AnswerSpan(o, REASON) for o in offered_after(sentences)])
         clauses = closing_clauses(sentences[-1]) if sentences else []  # "…, MIDI 61."
@@ -340,6 +334,8 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
     reading: Reading = Reading(None, None, "no answer in the reply")
     for tier in tiers:
         said = _read_tier(tier, read_value)
+        if tier[0].source == CONCLUSION and said.via in _mind.PHRASE_VIAS:  # "So the first half …"
+            said = Reading(None, CONCLUSION, "no answer in the reply")
         if said.answer is not None and said.source in FALLBACK_SOURCES and cut_before_answer(
                 reply, said.answer, lambda tail, src=said.source: read_value(tail, src)[0]):
             return Reading(None, said.source, "the reply is cut off before its answer")
@@ -349,7 +345,7 @@ def read_reply(reply: str, read_value: ValueReader) -> Reading:
             break  # read last of all, only for an answer: its reason never replaces one
         reading = said
         closing_next = tiers[-1][0].source == "last_clause"
-        if tier[0].source not in (*SENTENCE_SOURCES, "last_line", *(
+        if tier[0].source not in (*SENTENCE_SOURCES, "last_line", CONCLUSION, *(
                 ("last_sentence",) if closing_next else ())) or reading.error == "declined":
             return reading  # a committed answer line that names nothing is no answer
     return reading  # cue sentences that name nothing fall through to the last line
@@ -359,7 +355,11 @@ def _read_tier(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
     after = [span for span in tier if span.source in AFTER_ANSWER_SOURCES]
     reading = _read_spans([span for span in tier if span not in after], read_value)
     if reading.answer is None:
-        return reading  # what follows an answer line never supplies the answer, only vetoes it
+        return reading  # what follows an answer line supplies an answer only as a change of mind
+    changes = [(span.text, span.source) for span in after if span.source in _mind.CHANGE_SOURCES]
+    if (changed := _mind.changed_answer(changes, reading.answer, read_value)) is not None:
+        reading = Reading(changed, "retraction", None, span=changes[-1][0])  # "Changing to A."
+        after = [span for span in after if span.source not in _mind.CHANGE_SOURCES]
     for span in after:
         answer, reason, *_via = read_value(span.text, span.source)
         withdrawn = _CORRECTION.search(span.text) and answer is None  # "Wait, I was wrong."

@@ -66,6 +66,10 @@ SECOND_LOOK = re.compile(
 # "Major... no, the third is lowered", "I'd say A... no, …, so B": a thought broken off and
 # denied, the answer after it the one given (round 20)
 INTERRUPTION = re.compile(r"(?:\.{3}|\u2026)\s*no\s*[,;:.!\u2014\u2013]", re.IGNORECASE)
+# A closer listen said to change what was heard ("Hmm, listening more carefully, …"; round 23),
+# a marker of a change of mind when a new answer follows it (solvers.changes_of_mind).
+CLOSER_LISTEN = re.compile(r"\W*(?:hmm+\W+)?(?:(?:listening|looking|hearing)\s+(?:more\s+)?"
+                           r"(?:closely|carefully|attentively))\b", re.IGNORECASE)
 CORRECTION = re.compile(REVISION.pattern + "|" + SECOND_LOOK.pattern + "|" + INTERRUPTION.pattern,
                         re.IGNORECASE)
 

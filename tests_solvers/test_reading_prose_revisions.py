@@ -1,9 +1,10 @@
 """Issue 30: a change of mind said in prose ("Switching to …", "Changing my answer to …") after
 an answer already given. blind17's first contact read one such reply as its *first* answer: a
-wrong reading. A prose revision after a final answer line now makes the reply a hedge (as a
-"Wait, …" line after it always did), and a revision giving an option's label and text ("…
-Switching to C. Compound duple.") counts as a revision. Every phrasing here was written for
-these tests; the near misses describe the music and must keep the final answer."""
+wrong reading. A prose revision after a final answer line made the reply a hedge until round
+23; it is now the new answer (an explicit change of mind, docs/reading.md). A revision giving
+an option's label and text ("… Switching to C. Compound duple.") counts as a revision. Every
+phrasing here was written for these tests; the near misses describe the music and must keep
+the final answer."""
 
 from __future__ import annotations
 
@@ -21,9 +22,17 @@ from tests_solvers.test_reading_round16 import METER, QUALITY
     "**Answer: A**\n\nI'm switching to B: the bass returns every third beat.",
     "Final Answer: A. Duple (2/4)\n\nThe downbeats come every three pulses. I'll change to B.",
 ])
-def test_a_prose_revision_after_a_final_answer_is_never_the_first_answer(reply):
+def test_a_prose_revision_after_a_final_answer_is_the_new_answer(reply):
+    # round 23: an explicit change of mind with one new answer is that answer (a hedge before)
+    assert METER(reply).answer == "B"
+
+
+@pytest.mark.parametrize("reply", [
+    "Final Answer: A\n\nThe accents might fall in threes. Switching to B? Not sure.",
+    "Final Answer: A\n\nWait, I was wrong. Maybe B.",
+])
+def test_a_prose_revision_offered_as_a_possibility_stays_a_hedge(reply):
     reading = METER(reply)
-    assert reading.answer != "A"
     assert reading.answer is None and reading.error == HEDGE
 
 

@@ -129,7 +129,7 @@ def test_no_noun_answers_only_when_the_noun_is_the_question_s_own(
     assume(noun not in {"they", "the", "not", "way", "yes", "nope", "wait", "and", "but", "both",
                         "yeah", "yep", "yup", "yea", "nah",
                         "each", "this", "that", "these", "those", "there", "you", "she",
-                        "its", "since", "because"})
+                        "its", "since", "because", "sir"})  # "No sir, …" answers no
     answer = yes_no_reader(phrases)(template.format(noun)).answer
     if noun in own:
         assert answer == ("no" if noun in phrases.yes or noun == "doubt" else "yes")

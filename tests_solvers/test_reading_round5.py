@@ -74,7 +74,11 @@ def test_a_none_count_restated_as_on_the_beat_is_the_zero_option(reply: str) -> 
     "There are no off-beat hits; everything lands off the beat.",   # contradicts itself
     "No hit falls on the beat; everything lands on the beat.",      # a "no" of the beat
     "Maybe there are no off-beat hits; everything lands on the beat.",
-    "There are no off-beat hits; wait, two.",
 ])
 def test_a_none_count_with_another_tail_stays_no_answer(reply: str) -> None:
     assert SYNCOPATION.extract_answer(reply) is None
+
+
+def test_a_none_count_corrected_after_wait_is_the_new_count() -> None:
+    # round 23: a change of mind with one new answer is that answer (no answer before)
+    assert SYNCOPATION.extract_answer("There are no off-beat hits; wait, two.") == "B"

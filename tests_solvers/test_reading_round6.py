@@ -133,11 +133,16 @@ def test_a_contour_ruled_out_and_then_named() -> None:
     "The melody is not played on a violin.",             # ruled out, with four options
     "Not a violin, not a piano — the tone is breathy.",  # ruled out only
     "Not a trumpet — the tone is breathy, though a flute doubles it.",  # a turn
-    "The melody is played on a violin; wait, a flute.",  # an afterthought
     "<think>The tone is breathy, so flute.</think>",     # reasoning, never the answer
 ])
 def test_descriptions_that_commit_to_nothing_stay_no_answer(reply: str) -> None:
     assert INSTRUMENT.extract_answer(reply) is None
+
+
+def test_a_description_corrected_after_wait_is_the_new_answer() -> None:
+    # round 23: a change of mind with one new answer is that answer (no answer before)
+    reply = "The melody is played on a violin; wait, a flute."
+    assert INSTRUMENT.extract_answer(reply) == INSTRUMENT.extract_answer("A flute.") is not None
 
 
 @pytest.mark.parametrize("reply", [

@@ -1,0 +1,125 @@
+"""An explicit change of mind after a final answer, and a conclusion closing a reasoning
+(docs/reading.md, round 23): what a grader — and MUSE's own last-answer rule — reads.
+
+* **Change of mind.** ``Final Answer: B`` … "Changing my answer to A." or "On second thought, …
+  Correcting myself: **No**, …": the speaker says they change or correct the answer given, and
+  what they say after it reads one other answer, given plainly (not negated, not offered as a
+  possibility, its closing sentence reading it alone). That answer is the reply's.
+  A doubt or a bare "Hmm" after an answer line still withdraws it, and a new answer without a
+  marker of change stays a hedge (:mod:`solvers.reply_spans`).
+  A reply's last sentence opening on such a marker ("Piano. Actually, listening again, it is a
+  violin.") is read by what it says after it, when that names an answer.
+* **Conclusion.** A reply's last sentence opening on a conclusion ("So yes, it does modulate.",
+  "Therefore the second is more syncopated.") decides over the reasoning before it, when that
+  reasoning visibly turns ("but", "wait", "hmm" …) and the conclusion names one answer and
+  neither doubts nor supposes.
+
+Pure patterns and helpers; no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Hashable, Sequence
+
+from .caveats import pitches_named
+from .closing_clauses import DOUBT
+from .retractions import CLOSER_LISTEN, CORRECTION
+from .revisions import revised_answer
+
+HEDGE = "hedge"  # solvers.reply_spans.HEDGE (that module imports this one)
+
+# The source of a revised answer given in prose after an answer line ("Changing to A."): the
+# sentence itself says the answer changes.
+REVISION_SOURCE = "revision"
+CHANGE_SOURCES = ("retraction", REVISION_SOURCE)
+# A marker that the speaker changes the answer given: the correction and second-look markers
+# of :mod:`solvers.retractions`, and a closer listen ("Hmm, listening more carefully, …").
+_CHANGE = re.compile(CORRECTION.pattern + "|" + CLOSER_LISTEN.pattern + r"|\b(?:changing"
+                     r"|switching|updating|amending)\s+(?:my\s+(?:final\s+)?answer\s+)?to\b",
+                     re.IGNORECASE)
+# An answer offered as a possibility, or under a condition, is no new commitment: the doubts,
+# alternatives and suppositions that keep a closing clause from being read (closing_clauses).
+OFFERED = DOUBT
+_SENTENCE = re.compile(r"(?<=[.!])\s+")
+# A sentence opening on a conclusion of what came before.
+_CONCLUDING = re.compile(r"\W*(?:(?:and\s+)?(?:so|thus|therefore|hence|consequently)\b"
+                         r"|in\s+(?:conclusion|the\s+end|short|summary)\b|all\s+in\s+all\b"
+                         r"|overall\b|ultimately\b|to\s+sum\s+up\b|on\s+balance\b"
+                         r"|taken\s+together\b)", re.IGNORECASE)
+
+# The reasoning turns on its way to a conclusion: "No modulation at first — … Hmm, but the last
+# four bars …", "Yes — wait, …"; without a turn an earlier answer and the conclusion disagree.
+_TURN = re.compile(CORRECTION.pattern + r"|\b(?:but|however|though|although|yet|still|hmm+"
+                   r"|instead|nevertheless|nonetheless)\b", re.IGNORECASE)
+
+# How a yes/no reader reads an answer from its phrases alone (solvers.answers: "the first four
+# notes are the same" reads yes): after a marker of change, or as a conclusion, too loose to
+# replace an answer given; an explicit yes/no word or an option is needed.
+PHRASE_VIAS = ("same_different", "answer_phrase")
+
+ValueReader = Callable[[str, str], tuple]
+
+
+def changed_answer(spans: Sequence[tuple[str, str]], given: Hashable, read_value: ValueReader
+                   ) -> Hashable | None:
+    """The one new answer the ``(text, source)`` spans after an answer line change ``given``
+    to, or None (see module doc)."""
+    found: set[Hashable] = set()
+    for text, source in spans:
+        if source != REVISION_SOURCE and not _CHANGE.search(text):
+            return None
+        whole, reason, *_via = read_value(text, source)  # mentions in a reason are not read
+        answer = _closing_answer(text, source, read_value)
+        if answer is None or reason == HEDGE or whole not in (None, answer) \
+                or OFFERED.search(_after_marker(text)) or hasattr(answer, "keys") \
+                and set(pitches_named(text, read_value)) - {answer, None}:
+            return None  # (a pitch answer: no other pitch named, "65 …, so 64 stands")
+        found.add(answer)
+    if len(found) != 1 or given in found:
+        return None
+    return found.pop()
+
+
+def _closing_answer(text: str, source: str, read_value: ValueReader) -> Hashable | None:
+    """The one answer the closing sentence of ``text`` gives: whole, after its last colon
+    ("Correcting myself: it is a trumpet."), or as a revision ("Changing my answer to A.")."""
+    said = _SENTENCE.split(text.strip())[-1]
+    ways = (said, said.rpartition(":")[2] if ":" in said else None, revised_answer(said))
+    readings = [read_value(way, source) for way in ways if way and way.strip()]
+    answers = {answer for answer, _reason, *via in readings
+               if answer is not None and via[:1] != [] and via[0] not in PHRASE_VIAS
+               or answer is not None and not via}
+    return answers.pop() if len(answers) == 1 else None
+
+
+def _after_marker(text: str) -> str:
+    """What ``text`` says after its first marker of change (the new answer and its reason)."""
+    marker = _CHANGE.search(text)
+    return text[marker.end():] if marker else text
+
+
+def concluding(sentences: Sequence[str]) -> str | None:
+    """The last of ``sentences`` if it concludes a reasoning that visibly turns before it (see
+    module doc)."""
+    if len(sentences) < 2 or not _CONCLUDING.match(sentences[-1]) \
+            or OFFERED.search(sentences[-1]) or not any(map(_TURN.search, sentences[:-1])):
+        return None
+    return sentences[-1]
+
+
+_MARK_GAP = " ,;:\u2014\u2013-"
+
+
+def changed_closing(sentences: Sequence[str]) -> str | None:
+    """What the last of ``sentences`` says after the markers of a change of mind it opens on
+    ("Piano. Actually, listening again, it is a violin." gives "it is a violin."), unless it
+    doubts or offers; None when it opens on none, or stands alone."""
+    if len(sentences) < 2:
+        return None
+    rest, opened = sentences[-1], False
+    while (found := CORRECTION.match(rest := rest.lstrip(_MARK_GAP))
+           or CLOSER_LISTEN.match(rest)) is not None:
+        rest, opened = rest[found.end():], True
+    rest = rest.lstrip(_MARK_GAP)
+    return rest if opened and rest and not OFFERED.search(sentences[-1]) else None
