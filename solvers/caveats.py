@@ -107,6 +107,11 @@ _OFFERED = re.compile(r"\W*(?:on\s+the\s+other\s+hand|alternatively|then\s+again
                       r"|that\s+said)\b[\s,]*(?:it|this|that|the\s+\w+)\s+(?:could|might|may)\s+"
                       r"(?:also\s+|just\s+as\s+well\s+|equally\s+|well\s+)?be\s+(?P<offered>\S.*)",
                       re.IGNORECASE | re.DOTALL)
+# A later sentence that offers an answer as a possibility: "No. So maybe yes.", "Yes. Possibly
+# no, though.", "… Perhaps it does modulate." (read only to veto; "No. Maybe." offers nothing).
+_OFFERED_MAYBE = re.compile(r"\W*(?:(?:so|but|then|or|though|well|and|yet)\b[\s,]*)?"
+                            r"(?:maybe|perhaps|possibly|probably)\b[\s,]*(?P<offered>\S.*)",
+                            re.IGNORECASE | re.DOTALL)
 
 
 def split_caveat(line: str) -> tuple[str, list[tuple[str, str]]]:
@@ -189,4 +194,4 @@ def offered_after(sentences: list[str]) -> list[str]:
     is about 392 Hz, i.e. G4. On the other hand, it could be G#4 at 415 Hz …"): read only to
     veto, as a caveat's reason is (round 22)."""
     return [found.group("offered") for sentence in sentences[1:]
-            if (found := _OFFERED.match(sentence))]
+            if (found := _OFFERED.match(sentence) or _OFFERED_MAYBE.match(sentence))]

@@ -45,6 +45,21 @@ DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|may|uns
                     re.IGNORECASE)
 
 
+# A colon after a clause that denies or lacks introduces what is denied ("The one shape it
+# clearly does not have is this: Arch.", "What it is not: Arch."), never the answer.
+_DENYING = re.compile(r"n['\u2019]t\b|\b(?:not|no|never|none|neither|nor|without|lacks?|lacking"
+                      r"|absent|missing|excluded?|ruled?\s+out|rules\s+out)\b", re.IGNORECASE)
+
+
+def introduces_what_is_denied(text: str) -> bool:
+    """Whether ``text`` closes on a colon naming a short thing (three words at most) after a
+    lead-in whose last clause denies or lacks: "What it is not: Arch.", never "It does not turn
+    back: each note is lower than the one before it." (a clause of its own after the colon)."""
+    lead, colon, after = text.rpartition(":")
+    lead = re.split(r"[.!?\n]\s|[,;]\s|\s+and\s+", lead)[-1]
+    return bool(colon and 1 <= len(_WORD.findall(after)) <= 3 and _DENYING.search(lead))
+
+
 def closing_clauses(sentence: str) -> list[str]:
     """The clauses of ``sentence``, the last of them the short clause that closes it after its
     last comma, colon or dash, with a restating connective ("which is", "so") taken off; none
@@ -53,6 +68,8 @@ def closing_clauses(sentence: str) -> list[str]:
     if DOUBT.search(sentence):
         return []
     *before, closing = _CLAUSE_BREAK.split(sentence.strip())
+    if introduces_what_is_denied(sentence) and sentence.rpartition(":")[2].strip() == closing:
+        return []
     if not before or len(_WORD.findall(before[-1])) < MIN_CLAUSE_WORDS:
         return []  # "The snare lands on: 2, 4": the last item of a list, no closing clause
     restated = _RESTATING.sub("", closing.strip()).strip()

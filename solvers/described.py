@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 
 from .choices import ChoiceReader
 from .clip_comparison import ClipComparison, clip_letters, compared_property
+from .closing_clauses import introduces_what_is_denied
 from .drum_kit import drum_kit, drum_kit_letter
 from .reply_spans import HEDGE
 
@@ -194,6 +195,8 @@ class DescribedReader:
     def __call__(self, text: str, source: str) -> tuple:
         if _DOUBT.search(text):
             return None, "doubts or supposes"
+        if introduces_what_is_denied(text):  # "The one shape it does not have is this: Arch."
+            return None, "names what is denied"
         ruled_out: set[str] = set()
         kept = []
         for segment in _SEGMENT.split(text):

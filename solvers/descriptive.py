@@ -22,6 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Collection
 
+from .closing_clauses import introduces_what_is_denied
 from .reply_spans import HEDGE
 from .unnamed_answers import WHOLE_THING
 
@@ -121,7 +122,8 @@ def described_option(text: str, mentions: Mentions, named: Named, filler: Collec
     ``mentions`` finds option texts and aliases in a clause, ``named`` every option named
     (letters too), ``filler`` the words an answer may carry, ``letters`` the options in order.
     """
-    if _DOUBT.search(text) or _NOT_ONLY.search(text) or len(_WORD.findall(text)) > _MAX_WORDS:
+    if _DOUBT.search(text) or _NOT_ONLY.search(text) or len(_WORD.findall(text)) > _MAX_WORDS \
+            or introduces_what_is_denied(text):  # "What it is not: Arch."
         return None
     tag = _LETTER_TAG.search(text)  # "That points to steel drums, option C."
     if tag is not None:
