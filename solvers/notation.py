@@ -180,14 +180,26 @@ def _pitch_from_midi(midi_note: int) -> ParsedPitch | None:
     return ParsedPitch(midi_note=midi_note, pitch_class=midi_note % 12)
 
 
+def _pitch_from_fractional_midi(value: float) -> ParsedPitch | None:
+    """A MIDI number with a fraction as its nearest note, as a frequency is read; none halfway
+    between two notes, and none below C0 (12), where a fraction is a share ("0.8"), no pitch."""
+    nearest = math.floor(value + 0.5)
+    if value < 12 or abs(value - nearest) == 0.5 or nearest > MIDI_RANGE[1]:
+        return None
+    return ParsedPitch(midi_note=nearest, pitch_class=nearest % 12,
+                       cents_error=100.0 * (value - nearest))
+
+
 def _number_as_pitch(number: NumberToken, notation: str) -> ParsedPitch | None:
     """A scanned number as a MIDI note or a frequency, if its context allows it."""
     if number.sign != 0 or number.previous_word == "octave":
         return None
     if notation == "midi":
-        if number.value != int(number.value) or number.suffix or number.unit in _NOT_MIDI_UNITS:
-            return None  # "60.0" is MIDI 60, as a grader reads it; "60.5" is no MIDI note
-        return _pitch_from_midi(int(number.value))
+        if number.suffix or number.unit in _NOT_MIDI_UNITS:
+            return None
+        if number.value != int(number.value):  # "61.8" names its nearest note, 20 cents flat;
+            return _pitch_from_fractional_midi(number.value)  # "60.5" names none
+        return _pitch_from_midi(int(number.value))  # "60.0" is MIDI 60, as a grader reads it
     if number.says_midi:
         return None
     if number.suffix not in _FREQUENCY_UNITS or number.unit in _NOT_PITCH_UNITS:
