@@ -103,8 +103,8 @@ _SUBJECTS = ("level", "proportion", "mask", "masked", "stated")
 
 
 # "On the other hand, it could be G#4 at 415 Hz …": a later sentence offering another answer
-_OFFERED = re.compile(r"\W*(?:on\s+the\s+other\s+hand|alternatively|then\s+again|or|but|however"
-                      r"|that\s+said)\b[\s,]*(?:it|this|that|the\s+\w+)\s+(?:could|might|may)\s+"
+_OFFERED = re.compile(r"\W*(?:(?:on\s+the\s+other\s+hand|alternatively|then\s+again|or|but|however"
+                      r"|that\s+said)\b[\s,]*)?(?:it|this|that|the\s+\w+)\s+(?:could|might|may)\s+"
                       r"(?:also\s+|just\s+as\s+well\s+|equally\s+|well\s+)?be\s+(?P<offered>\S.*)",
                       re.IGNORECASE | re.DOTALL)
 # A later sentence that offers an answer as a possibility: "No. So maybe yes.", "Yes. Possibly

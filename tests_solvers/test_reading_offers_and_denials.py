@@ -10,9 +10,10 @@ import pytest
 
 from fixtures.muse.harmony_definitions import KEY_CHANGE
 from fixtures.muse.registry import TASKS
-from solvers.reading import choice_reader, yes_no_reader
+from solvers.reading import SAMENESS, choice_reader, yes_no_reader
 
 MODULATES = yes_no_reader(KEY_CHANGE)
+SAME = yes_no_reader(SAMENESS)
 QUALITY = choice_reader({"A": "Major", "B": "Minor", "C": "Dominant", "D": "Diminished"})
 SHAPE = TASKS["muse_melody_shape"]
 METER = TASKS["muse_meter"]
@@ -64,3 +65,19 @@ def test_a_colon_after_a_denial_introduces_no_answer(task, reply: str) -> None:
 ])
 def test_a_colon_after_an_assertion_still_gives_the_answer(task, reply: str, expected: str) -> None:
     assert task.extract_answer(reply) == expected
+
+
+@pytest.mark.parametrize("reply", [
+    "No. It could be the same melody.",  # read no before: the other answer offered, no turn word
+    "Same melody. It might also be a different one.",  # read yes before
+])
+def test_a_later_sentence_saying_it_could_be_the_other_answer_makes_a_hedge(reply: str) -> None:
+    assert SAME(reply).answer is None
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Yes, the same melody. It may be played a little faster.", "yes"),  # offers no answer
+    ("They are different melodies. It could be a variation, but the intervals differ.", "no"),
+])
+def test_a_modal_sentence_naming_no_other_answer_keeps_it(reply: str, expected: str) -> None:
+    assert SAME(reply).answer == expected
