@@ -52,6 +52,7 @@ def test_an_offered_option_after_a_choice_makes_a_hedge(reply: str) -> None:
     (SHAPE, "The shape it lacks is this: Arch."),
     (SHAPE, "The shape it definitely is not: Descending."),
     (METER, "The grouping it does not have: triple."),  # read triple before
+    (SHAPE, "What it never does: rise throughout."),  # the contour reader: read ascending before
 ])
 def test_a_colon_after_a_denial_introduces_no_answer(task, reply: str) -> None:
     assert task.extract_answer(reply) is None
