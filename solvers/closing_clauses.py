@@ -51,13 +51,26 @@ _DENYING = re.compile(r"n['\u2019]t\b|\b(?:not|no|never|none|neither|nor|without
                       r"|absent|missing|excluded?|ruled?\s+out|rules\s+out)\b", re.IGNORECASE)
 
 
+# A clause of its own opens on its subject and has a finite verb after it ("each note is lower",
+# "it falls"); a bare predicate or noun phrase completes the denial ("climb the whole way").
+_PRONOUN = r"it|they|he|she|we|i|you|this|that|there"
+_DETERMINER = r"the|a|an|each|every|all|both|its|their|one|no|some|most|these|those"
+_FINITE = r"(?:is|are|was|were|has|have|had|does|do|did|can|will|would|[a-z]+(?:s|ed))"
+_CLAUSE = re.compile(rf"^(?:(?:{_PRONOUN})(?:['\u2019]s\b|(?:\s+\w+)*?\s+{_FINITE}\b)"
+                     rf"|(?:{_DETERMINER})\s+(?:\w+(?:\s+\w+)*?\s+{_FINITE}\b"
+                     rf"|\w+s\s+[a-z]+))", re.IGNORECASE)  # "the notes drop": a plural subject
+
+
 def introduces_what_is_denied(text: str) -> bool:
-    """Whether ``text`` closes on a colon naming a short thing (three words at most) after a
-    lead-in whose last clause denies or lacks: "What it is not: Arch.", never "It does not turn
-    back: each note is lower than the one before it." (a clause of its own after the colon)."""
+    """Whether ``text`` closes on a colon after a lead-in whose last clause denies or lacks, and
+    what follows it completes the denial: a short thing (three words at most: "What it is not:
+    Arch.") or a bare predicate ("What it does not do: climb the whole way."), never a clause of
+    its own ("It does not turn back: each note is lower than the one before it.")."""
     lead, colon, after = text.rpartition(":")
     lead = re.split(r"[.!?\n]\s|[,;]\s|\s+and\s+", lead)[-1]
-    return bool(colon and 1 <= len(_WORD.findall(after)) <= 3 and _DENYING.search(lead))
+    words = len(_WORD.findall(after))
+    completes = 1 <= words <= 3 or (words > 3 and not _CLAUSE.match(after.strip()))
+    return bool(colon and completes and _DENYING.search(lead))
 
 
 def closing_clauses(sentence: str) -> list[str]:

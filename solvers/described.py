@@ -79,6 +79,13 @@ _FIRST_TO_LAST = re.compile(r"\bfrom\s+(?:the\s+)?(?:first|opening)\s+note\s+to\
                             r"(?:last|final|end)(?:\s+(?:one|note))?\b", re.IGNORECASE)
 
 
+# A phase of the contour ("rises at first, then levels off"): one direction said for a phase is
+# not the whole shape (a second direction makes it one: "rises at first, then falls").
+_PHASE = re.compile(r"\b(?:at\s+first|initially|to\s+(?:begin|start)\s+with|in\s+the\s+beginning"
+                    r"|early\s+on|at\s+the\s+(?:start|outset)|for\s+a\s+(?:while|bit)|briefly)\b",
+                    re.IGNORECASE)
+
+
 def _contour(shapes: dict[str, str]) -> Said:
     def said(text: str) -> tuple[set[str], str | None]:
         text = _FIRST_TO_LAST.sub(" every note ", text)  # the whole melody, not its first note
@@ -101,7 +108,9 @@ def _contour(shapes: dict[str, str]) -> Said:
         if not moves and every_step and len(denied) == 1 and not turned:
             moves = ["down" if "up" in denied else "up"]  # "not one step goes upward"
         shape = "_".join(moves)
-        if not moves or (turned and len(moves) == 1) or shape not in shapes or denied & set(moves):
+        one_phase = len(moves) == 1 and _PHASE.search(text)
+        if not moves or (turned and len(moves) == 1) or shape not in shapes \
+                or denied & set(moves) or one_phase:
             return set(), "no contour said"
         return {shapes[shape]}, None
     return said

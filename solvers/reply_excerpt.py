@@ -21,7 +21,10 @@ ANSWER_CONTENT = re.compile(r"[^\s.,;:!?'\"`()\[\]{}<>*_\-\u2013\u2014=/|~]")
 # or ends an ellipsis that the sentence goes on after in lower case ("Yes... or no.").
 # The dot of an option label ("A. Piano or C. Bass.": a lone capital letter, then a capitalised
 # word) is not a sentence end: splitting there would leave "Bass." as a last sentence.
-SENTENCE_END = re.compile(r"(?<!\d)(?<![\s(*][A-H])(?<!^[A-H])[.!?;](?=\s|$)"
+# An abbreviation's point ("vs. A4 it is flat", "approx. 440 Hz") ends no sentence.
+_ABBREVIATED = r"(?<!\bvs)(?<!\bVs)(?<!\bcf)(?<!\bapprox)(?<!\bApprox)(?<!\be\.g)(?<!\bi\.e)"
+SENTENCE_END = re.compile(r"(?<!\d)(?<![\s(*][A-H])(?<!^[A-H])" + _ABBREVIATED +
+                          r"[.!?;](?=\s|$)"
                           r"(?!(?<=\.\.\.)\s+[a-z])|(?<=\d)[.!?;](?=\s|$)"
                           r"|(?<=[\s(*][A-H])\.(?=\s|$)(?!\s+[A-Z][a-z])|(?<=^[A-H])\.(?=\s|$)(?!\s+[A-Z][a-z])")
 MAX_BLOCK_LINES = 40
