@@ -189,6 +189,20 @@ def vetoes(text: str, source: str, answer: object, read_value: Callable[[str, st
     return offers_another(text, answer, read_value, any_answer=source == QUESTION)
 
 
+# A bare yes or no explained after a colon: "No: the progression in the second excerpt is the
+# same as the first, just transposed." (round 24)
+_BARE_YES_NO = re.compile(r"^\W*(?:yes|no)\W*?:\s*(?P<rest>\S.*)$", re.IGNORECASE | re.DOTALL)
+
+
+def read_after(sentences: list[str]) -> list[tuple[str, str]]:
+    """What a long last line says besides its short answer, read only to veto it, with its
+    source: another answer a later sentence offers (``REASON``), and what a bare yes or no
+    opening it on a colon stands on (read whole, as a caveat: it must not say the other)."""
+    found = _BARE_YES_NO.match(sentences[0]) if sentences else None
+    return [*((offered, REASON) for offered in offered_after(sentences)),
+            *(((found.group("rest"), "caveat"),) if found else ())]
+
+
 def offered_after(sentences: list[str]) -> list[str]:
     """What a later sentence of a long last line offers instead of its answer ("The frequency
     is about 392 Hz, i.e. G4. On the other hand, it could be G#4 at 415 Hz …"): read only to

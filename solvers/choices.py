@@ -49,12 +49,14 @@ UNCERTAIN = "uncertain answer"
 _TOKEN = re.compile(r"[^\W_]+[#\u266f\u266d\u266e]*")
 _GLUE_BEFORE = "-'\u2019"
 _QUOTES = "\"'`\u201c\u201d\u2018\u2019"
+# "the opposite of an arch": the option named after it is set aside, as after "rather than".
+_OPPOSITE = r"(?:the\s+)?(?:exact\s+|very\s+)?(?:opposite|reverse|inverse|converse)\s+of"
 # Where a head ends. Commas, colons, sentence ends, dashes and explanation words.
 _DELIMITER = re.compile(
     r"\s*(?:\n|[\u2014\u2013]|\s-\s|--|;|,|\(|:(?=\s|$)|(?<!\d)[.!](?=\s|$)|(?<=\d)[.!](?=\s|$)"
     r"|\s(?:because|since|given|due\s+to|which|based\s+on|considering|but|however|"
     r"although|though|whereas|yet|unless|if)\b"
-    r"|\s(?=(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\s))\s*",
+    r"|\s(?=(?:rather\s+than|instead\s+of|as\s+opposed\s+to|" + _OPPOSITE + r")\s))\s*",
     re.IGNORECASE,
 )
 _UNCERTAIN = re.compile(
@@ -96,7 +98,7 @@ _AFTERTHOUGHT = re.compile(
 # A segment that rules options out: "not A", "and not diminished", "rather than minor".
 _EXCLUSION = re.compile(
     r"\s*(?:and\s+|but\s+)?(?:(?:definitely|certainly|clearly|surely|absolutely|obviously|"
-    r"so)\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to)\s+(.+)",
+    r"so)\s+)?(?:not|rather\s+than|instead\s+of|as\s+opposed\s+to|" + _OPPOSITE + r")\s+(.+)",
     re.IGNORECASE | re.DOTALL)
 # A head that answers nothing, turned to one option: "None fits perfectly, but the closest is D".
 _TURN_TO = re.compile(r"[\s,]*(?:but|however)\b[\s,]*(.+)", re.IGNORECASE | re.DOTALL)

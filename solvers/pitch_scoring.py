@@ -44,6 +44,7 @@ from .notation import NOTATIONS, OCTAVE_FREE_NOTATIONS
 from .pitch_choice import choice_reader
 from .pitch_credit import contour_credit, integer_credit, pitch_credit, rank_credit, timing_credit
 from .pitch_numbers import format_timestamp, parse_timestamp
+from .pitch_offsets import with_offsets
 from .pitch_reading import (
     PitchAnswer,
     contour_reader,
@@ -179,7 +180,9 @@ def span_reader(kind: str, notation: str | None, options: tuple[str, ...] = (),
         raise ValueError(f"unknown answer kind {kind!r}; expected one of {ANSWER_KINDS}")
     if kind in PITCH_KINDS and notation not in NOTATIONS:
         raise ValueError(f"kind {kind!r} needs a notation in {NOTATIONS}, got {notation!r}")
-    if kind in PITCH_KINDS:
+    if kind == "pitch":  # "A4 plus about 60 cents" is A#4 (round 24)
+        read = with_offsets(pitch_reader(str(notation), kind), notation in OCTAVE_FREE_NOTATIONS)
+    elif kind in PITCH_KINDS:
         read = pitch_reader(str(notation), kind)
     elif kind == "choice":
         read = choice_reader(options, notation, option_pitches)

@@ -40,7 +40,7 @@ from .answer_cues import RULING_OUT as _RULING_OUT
 from .answer_cues import SETTING as _SETTING
 from .answer_cues import colon_conclusion, conclusion_of, cue_value, opening_clause
 from .answer_lines import closing_answers, corrected_closing, enumerates, read_ends, without_listing
-from .caveats import CAVEAT_SOURCES, REASON, offered_after, vetoes, without_caveats
+from .caveats import CAVEAT_SOURCES, read_after, vetoes, without_caveats
 from .closing_clauses import closing_clauses
 from .cut_off import cut_before_answer
 from .echoed_questions import without_echoed_question
@@ -310,7 +310,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
             if concluded := _mind.concluding(sentences):  # "…. So yes, it modulates." decides,
                 tiers.append([AnswerSpan(concluded, CONCLUSION)])  # if it names an answer
             if short:  # "…, i.e. G4. On the other hand, it could be G#4 …" vetoes
-                tiers.append(short + [AnswerSpan(o, REASON) for o in offered_after(sentences)])
+                tiers.append(short + [AnswerSpan(*said) for said in read_after(sentences)])
         clauses = closing_clauses(sentences[-1]) if sentences else []  # "…, MIDI 61."
         if clauses and not _CONDITIONAL_OPENING.match(sentences[-1]):
             clauses.insert(-1, sentences[-1])  # read whole too: it must name no other answer

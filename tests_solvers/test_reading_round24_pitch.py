@@ -33,3 +33,42 @@ def test_an_abbreviation_point_ends_no_sentence(reply: str) -> None:
 ])
 def test_a_pitch_after_an_abbreviation_is_read(reply: str, expected: tuple[int, ...]) -> None:
     assert keys(reply) == expected
+
+
+def reader(notation: str):
+    return pitch_answer_reader("pitch", notation)
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("A4 (440 Hz) plus about 60 cents.", 70),  # read A4 before (blind23)
+    ("A4, roughly 70 cents sharp.", 70),
+    ("It sounds like C4 minus 80 cents.", 59),
+    ("440 Hz, about 60 cents high.", 70),
+    ("A3, but roughly 30 cents sharp.", 57),  # under half a semitone: the named note
+    ("E4, some 20 cents flat.", 64),
+])
+@pytest.mark.parametrize("notation", ["midi", "spn", "hz"])
+def test_an_offset_of_more_than_half_a_semitone_names_the_neighbour(reply: str, expected: int,
+                                                                     notation: str) -> None:
+    answer = reader(notation)(reply).answer
+    assert answer is not None and answer.keys == (expected,)
+
+
+def test_a_frequency_moved_by_its_offset_keeps_the_frequency_meant() -> None:
+    answer = reader("hz")("440 Hz plus about 60 cents.").answer
+    assert answer.keys == (70,)
+    assert answer.freqs_hz[0] == pytest.approx(455.52, abs=0.01)
+    assert answer.cents_errors[0] == pytest.approx(-40.0)
+
+
+@pytest.mark.parametrize("reply", [
+    "A4, about 50 cents sharp.",  # exactly half: no nearest note
+    "A4, 60 cents off.",  # no direction
+    "It is A#4, 60 cents above A4.",  # a distance from a reference point, no offset of A#4
+])
+def test_an_offset_that_leaves_the_note_open_names_none(reply: str) -> None:
+    assert reader("midi")(reply).answer is None
+
+
+def test_an_offset_on_a_pitch_class_names_none() -> None:
+    assert reader("solfege")("La, plus about 70 cents.").answer is None

@@ -8,6 +8,8 @@ from __future__ import annotations
 import pytest
 
 from fixtures.muse.registry import TASKS
+from fixtures.published_muse.protocol import tasks
+from solvers.reading import yes_no_reader
 
 SHAPE = TASKS["muse_melody_shape"]
 METER = TASKS["muse_meter"]
@@ -56,3 +58,47 @@ def test_one_direction_for_a_phase_is_not_the_whole_contour(reply: str) -> None:
 ])
 def test_a_whole_contour_keeps_its_reading(reply: str, expected: str) -> None:
     assert SHAPE.options[SHAPE.extract_answer(reply)].casefold().startswith(expected)
+
+
+@pytest.mark.parametrize("reply", [
+    "The melody starts high, dips to its lowest point in the middle and climbs back at the end. "
+    "That is the opposite of an arch.",  # read Arch before (blind23)
+    "That is the opposite of an arch.",
+    "It is the reverse of ascending.",
+])
+def test_the_opposite_of_an_option_is_not_that_option(reply: str) -> None:
+    assert SHAPE.extract_answer(reply) is None
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Descending, the opposite of ascending.", "descending"),
+    ("The melody is an inverted arch, the opposite of an arch.", "inverted"),
+])
+def test_an_option_named_beside_the_opposite_of_another_keeps_its_reading(reply: str,
+                                                                        expected: str) -> None:
+    assert SHAPE.options[SHAPE.extract_answer(reply)].casefold().startswith(expected)
+
+
+PROGRESSION = yes_no_reader(tasks()["chord_sequence"].phrases)
+
+
+@pytest.mark.parametrize("reply", [
+    "No: the chord progression in the second excerpt is the same as the first, just "
+    "transposed.",  # read no before (blind23)
+    "Yes: the chords of the second excerpt are not the same as the first, the third one differs.",
+    "No: both excerpts play exactly the same progression of chords, only in another key.",
+])
+def test_a_bare_yes_or_no_whose_explanation_says_the_other_is_a_hedge(reply: str) -> None:
+    assert PROGRESSION(reply).answer is None
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("No: the chord progression in the second excerpt is clearly different from the first one.",
+     "no"),
+    ("Yes: the chord progression in the second excerpt is the same as the first, just "
+     "transposed.", "yes"),
+    ("No: the third chord of the second excerpt is a IV where the first one has a vi chord.",
+     "no"),
+])
+def test_a_bare_yes_or_no_whose_explanation_agrees_keeps_it(reply: str, expected: str) -> None:
+    assert PROGRESSION(reply).answer == expected
