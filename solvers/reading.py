@@ -32,6 +32,7 @@ from .counted_answers import CountChoiceReader, counts_of
 from .described import described_reader
 from .pitch_scoring import read_pitch_reply, span_reader
 from .reply_spans import HEDGE, Reading, read_reply
+from .restated_questions import answered_restated
 from .typos import corrected
 
 __all__ = ["HEDGE", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader", "letter_aliases",
@@ -77,17 +78,18 @@ def yes_no_reader(phrases: YesNoPhrases = SAMENESS) -> ReplyReader:
     """Reads "yes" or "no": yes/no words, and the question's own ``phrases`` turned by a
     negation in their clause (:func:`sameness` for "are these the same ...?")."""
     read_span = partial(read_yes_no_span, phrases=phrases)
-    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns)
+    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns, read_span)
 
 
-def _yes_no_reply_reader(read_span: Callable[[str, str], tuple], words: Iterable[str]
-                         ) -> ReplyReader:
-    """A yes/no reply reader by ``read_span``; where it finds no answer and no hedge, it reads
-    the reply with its misspelt answer ``words`` written right ("the same drum rythm";
-    :mod:`solvers.typos`)."""
+def _yes_no_reply_reader(read_span: Callable[[str, str], tuple], words: Iterable[str],
+                         said: Callable[[str, str], tuple]) -> ReplyReader:
+    """A yes/no reply reader by ``read_span`` (``said`` reads a span as yes or no); where it
+    finds no answer and no hedge, it reads the reply with its misspelt answer ``words`` written
+    right ("the same drum rythm"; :mod:`solvers.typos`)."""
     vocabulary = frozenset(words)
 
     def read(reply: str) -> Reading:
+        reply = answered_restated(reply, said)  # "Oddball present? Yes" is "No"
         return unless_asking_back(unless_contradicted(
             read_reply(reply, read_span), reply, read_span), reply)
 
@@ -141,7 +143,7 @@ def lettered_yes_no_reader(options: Mapping[str, str], phrases: YesNoPhrases = S
         return None, letter_reason or said_reason
 
     words = {word for text in options.values() for word in _LETTERS.findall(str(text))}
-    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns | words)
+    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns | words, say)
 
 
 def _opening_word(text: str) -> str:

@@ -102,3 +102,67 @@ def test_a_bare_yes_or_no_whose_explanation_says_the_other_is_a_hedge(reply: str
 ])
 def test_a_bare_yes_or_no_whose_explanation_agrees_keeps_it(reply: str, expected: str) -> None:
     assert PROGRESSION(reply).answer == expected
+
+
+SAME_MELODY = yes_no_reader(tasks()["oddball"].phrases)  # "Are the two the same exact melody?"
+SAME_RHYTHM = yes_no_reader(tasks()["rhythm_match"].phrases)
+KEY = yes_no_reader(tasks()["key_modulation"].phrases)  # "Does the key change?"
+
+
+@pytest.mark.parametrize(("read", "reply", "expected"), [
+    (SAME_MELODY, "**Oddball present?** Yes\n\nThe second-to-last note has been altered.", "no"),
+    (SAME_MELODY, "Is there an oddball? Yes.", "no"),  # read yes before: a wrong reading
+    (SAME_MELODY, "Do they differ? Yes, in the fifth note.", "no"),  # read yes before
+    (SAME_MELODY, "Any difference? No.", "yes"),  # read no before
+    (SAME_MELODY, "Are they different? No.", "yes"),  # read no before
+    (SAME_RHYTHM, "**Same pattern?** \u274c\n\nThe snare in excerpt 2 gets a ghost note.", "no"),
+    (SAME_RHYTHM, "Identical pattern? \u2705", "yes"),
+    (KEY, "Does the key stay the same? Yes.", "no"),  # read yes before
+    (KEY, "Key stays put? No, it moves to the dominant.", "yes"),
+])
+def test_a_word_answers_the_question_it_follows(read, reply: str, expected: str) -> None:
+    assert read(reply).answer == expected
+
+
+@pytest.mark.parametrize(("read", "reply", "expected"), [
+    (SAME_MELODY, "Are they the same? Yes.", "yes"),  # the asked question: as it is
+    (SAME_MELODY, "Same melody? \u2705", "yes"),
+    (SAME_RHYTHM, "Same pattern? No, the snare moves.", "no"),
+    (KEY, "Does the key change? No.", "no"),
+    (KEY, "Modulation? Yes, to the dominant.", "yes"),
+])
+def test_a_restated_asked_question_keeps_its_word(read, reply: str, expected: str) -> None:
+    assert read(reply).answer == expected
+
+
+@pytest.mark.parametrize("reply", [
+    "Isn't it the same melody? Yes.",  # a negated question: either way round
+    "Verdict? \u274c",  # says nothing of what is asked
+    "Yes or no? Yes.",
+])
+def test_a_question_that_is_neither_the_asked_one_nor_its_complement_answers_nothing(
+        reply: str) -> None:
+    assert SAME_MELODY(reply).answer in (None, "yes") and SAME_MELODY(reply).answer != "no"
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("Yes, there is an oddball in the second excerpt.", "no"),  # hedges before
+    ("Yes \u2014 the second excerpt contains an oddball note.", "no"),
+    ("No: there's no oddball, the two excerpts are the exact same melody.", "yes"),
+    ("I listened twice. Yes, there is a difference in the fifth note.", "no"),
+])
+def test_a_word_introducing_the_complements_clause_of_existence_is_that_clause(
+        reply: str, expected: str) -> None:
+    assert SAME_MELODY(reply).answer == expected
+
+
+@pytest.mark.parametrize(("read", "reply", "expected"), [
+    (SAME_MELODY, "Yes, there is no oddball.", "yes"),
+    (SAME_MELODY, "No, there is an oddball.", "no"),
+    (SAME_MELODY, "Yes, they are the same.", "yes"),
+    (KEY, "Yes, there is a modulation.", "yes"),
+    (KEY, "No, there is no modulation.", "no"),
+])
+def test_a_word_and_a_clause_that_agree_keep_their_reading(read, reply: str,
+                                                         expected: str) -> None:
+    assert read(reply).answer == expected
