@@ -23,7 +23,8 @@ from .even_odds import states_even_odds
 from .keyed_answers import spoken_booleans
 from .negation_phrases import rewrite_negations, unreadable_denial
 from .reply_spans import HEDGE, Reading, read_reply
-from .sameness_phrases import turned_denial, without_aspect_exception
+from .sameness_phrases import DIFFER_VERBS as _DIFFER_VERBS
+from .sameness_phrases import sameness_question, turned_denial, without_aspect_exception
 
 SAME_MELODY_SENTENCE = "Yes, these are the same melody."
 DIFFERENT_MELODY_SENTENCE = "No, these are not the same melody."
@@ -90,8 +91,6 @@ _OF_PHRASE = frozenset("of a an any the".split())
 # Verbs of difference: said of the compared things ("the two melodies don't differ"), not of a
 # part ("the key differs" of a transposition); a quantifying "no" or "nothing" before one
 # denies any difference ("No chord changes function between the two" = the same).
-_DIFFER_VERBS = frozenset("differ differs differed vary varies varied deviate deviates "
-                          "deviated".split())
 _CHANGE_VERBS = frozenset("change changes changed".split())  # a verb only with words after it
 _ADJECTIVES = (_SAME - {"transposed", "transposition", "transpositions", "match", "matches",
                          "matched"}
@@ -118,7 +117,7 @@ _PARTS = frozenset("rhythm rhythms key keys tempo chord bar bars beat beats timb
 _COPULAS = frozenset("is are was were sounds sound seems seem stays stay remains remain".split())
 # Words before a closing "same"/"different" that make it a statement: "they're the same".
 _PREDICATE = frozenset("the are re is s not completely totally entirely quite very all two "
-                       "clearly definitely".split())
+                       "clearly definitely sound sounded seem seemed look looked".split())
 _CONTRACTION = re.compile(r"n['\u2019]t\b")
 _CLAUSE = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _NEGATORS = frozenset("not never t isn aren isnt arent neither nor nothing none".split())
@@ -344,7 +343,7 @@ def read_yes_no_span(text: str, source: str, phrases: YesNoPhrases = SAMENESS) -
     (same/different...) do; a sentence opening with yes/no outranks reasoning sentences
     before it."""
     text = spoken_booleans(unicodedata.normalize("NFKC", text)[:_MAX_CHARS])  # "modulates: false"
-    of_sameness = _DIFFER_VERBS <= phrases.no
+    of_sameness = sameness_question(phrases.no)
     if of_sameness:  # "Nothing differs except the starting pitch": a transposition
         text = without_aspect_exception(text)
     if _UNCERTAIN.search(text) or unreadable_denial(text) or _BOTH_NAMED.search(text) \

@@ -33,6 +33,7 @@ from .described import described_reader
 from .pitch_scoring import read_pitch_reply, span_reader
 from .reply_spans import HEDGE, Reading, read_reply
 from .restated_questions import answered_restated
+from .sameness_phrases import sameness_question, undenied_sameness
 from .typos import corrected
 
 __all__ = ["HEDGE", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader", "letter_aliases",
@@ -78,18 +79,27 @@ def yes_no_reader(phrases: YesNoPhrases = SAMENESS) -> ReplyReader:
     """Reads "yes" or "no": yes/no words, and the question's own ``phrases`` turned by a
     negation in their clause (:func:`sameness` for "are these the same ...?")."""
     read_span = partial(read_yes_no_span, phrases=phrases)
-    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns, read_span)
+    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns,
+                                _rewrite(phrases, read_span))
+
+
+def _rewrite(phrases: YesNoPhrases, said: Callable[[str, str], tuple]) -> Callable[[str], str]:
+    """What a yes/no reply is read as: a restated question's word as the answer to the asked
+    one ("Oddball present? Yes" is "No"), a difference denied twice as sameness (round 24)."""
+    of_sameness = sameness_question(phrases.no)
+    return lambda reply: answered_restated(
+        undenied_sameness(reply) if of_sameness else reply, said)
 
 
 def _yes_no_reply_reader(read_span: Callable[[str, str], tuple], words: Iterable[str],
-                         said: Callable[[str, str], tuple]) -> ReplyReader:
-    """A yes/no reply reader by ``read_span`` (``said`` reads a span as yes or no); where it
+                         rewrite: Callable[[str], str]) -> ReplyReader:
+    """A yes/no reply reader by ``read_span``, of the reply as ``rewrite`` says it; where it
     finds no answer and no hedge, it reads the reply with its misspelt answer ``words`` written
     right ("the same drum rythm"; :mod:`solvers.typos`)."""
     vocabulary = frozenset(words)
 
     def read(reply: str) -> Reading:
-        reply = answered_restated(reply, said)  # "Oddball present? Yes" is "No"
+        reply = rewrite(reply)
         return unless_asking_back(unless_contradicted(
             read_reply(reply, read_span), reply, read_span), reply)
 
@@ -143,7 +153,8 @@ def lettered_yes_no_reader(options: Mapping[str, str], phrases: YesNoPhrases = S
         return None, letter_reason or said_reason
 
     words = {word for text in options.values() for word in _LETTERS.findall(str(text))}
-    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns | words, say)
+    return _yes_no_reply_reader(read_span, phrases.yes | phrases.no | phrases.nouns | words,
+                                _rewrite(phrases, say))
 
 
 def _opening_word(text: str) -> str:

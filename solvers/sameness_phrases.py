@@ -96,9 +96,45 @@ def turned_denial(text: str) -> bool:
     return bool(_TURNED_DENIAL.search(text))
 
 
+# Verbs of difference (of the compared things: "the two melodies don't differ").
+DIFFER_VERBS = frozenset("differ differs differed vary varies varied deviate deviates "
+                         "deviated".split())
+
+
+def sameness_question(no_words: frozenset[str]) -> bool:
+    """Whether a question's words for "no" are those of a question whether two things are the
+    same (they hold every verb of difference)."""
+    return DIFFER_VERBS <= no_words
+
+
 def without_aspect_exception(text: str) -> str:
     """``text`` without an exception that names only an aspect (key, register, tempo...)."""
     return _ASPECT_EXCEPTED.sub("", text)
+
+
+def undenied_sameness(text: str) -> str:
+    """``text`` with a difference denied twice said as the sameness it is, before any span is
+    read (its "can't say" is no refusal), and a hearing's "to me" dropped (round 24)."""
+    text = _CANNOT_SAY_DIFFER.sub(r"\g<subject> do not differ", _TO_ME.sub("", text))
+    return _NO_PLACE_UNMATCHED.sub(r"\g<subject> match", text)
+
+
+_TO_ME = re.compile(r"(?<=\bidentical)\s+to\s+(?:me|my\s+ears?)\b|(?<=\bsame)\s+to\s+(?:me|my"
+                    r"\s+ears?)\b", re.IGNORECASE)  # "They sound identical to me."
+
+# A difference denied twice: "I can't say they differ" (the speaker finds no difference),
+# "I can't find a single position in the bar where they don't match" (they match everywhere).
+_CANNOT = r"(?:\bI\s+)?\b(?:can['\u2019]?t|cannot|could\s*n['\u2019]?t|could\s+not)\s+"
+_COMPARED = (r"(?P<subject>they|these|both(?:\s+\w+)?|the\s+two(?:\s+\w+)?"
+             r"|the\s+(?:rhythms|melodies"
+             r"|patterns|loops|excerpts|progressions))")
+_CANNOT_SAY_DIFFER = re.compile(
+    rf"{_CANNOT}(?:really\s+)?(?:say|find|hear|detect|spot|claim)\s+(?:that\s+)?{_COMPARED}\s+"
+    r"(?:differ|vary|are\s+different|sound\s+different)\b", re.IGNORECASE)
+_NO_PLACE_UNMATCHED = re.compile(
+    rf"{_CANNOT}(?:find|hear|detect|spot|see)\s+(?:a\s+single|any|one|a)\s+(?:[\w-]+\s+){{0,6}}?"
+    rf"(?:where|in\s+which|at\s+which)\s+{_COMPARED}\s+(?:do|did)\s*(?:n['\u2019]t|\s+not)\s+"
+    r"(?:match|line\s+up|agree|coincide)\b", re.IGNORECASE)
 
 
 # The second one said to add or drop a hit, note or chord: "Rhythm 2 adds a hit on beat 4",

@@ -166,3 +166,28 @@ def test_a_word_introducing_the_complements_clause_of_existence_is_that_clause(
 def test_a_word_and_a_clause_that_agree_keep_their_reading(read, reply: str,
                                                          expected: str) -> None:
     assert read(reply).answer == expected
+
+
+@pytest.mark.parametrize("reply", [
+    "They sound identical to me \u2014 same hits in the same places.",
+    "The two patterns sound identical.",
+    "I can't say they differ: every hit lines up as far as I can hear.",
+    "I cannot really say the two rhythms differ.",
+    "I can't find a single position in the bar where they don't match.",
+    "I could not spot one beat in which the two rhythms do not line up.",
+])
+def test_sameness_said_by_a_verb_of_hearing_or_a_difference_denied_twice_is_yes(
+        reply: str) -> None:
+    assert SAME_RHYTHM(reply).answer == "yes"
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("I can't say whether they differ.", None),  # asked, not answered
+    ("I can't say they are the same.", None),  # a doubt of sameness, no answer
+    ("I can find a position where they don't match.", "no"),
+    ("They don't sound identical.", "no"),
+    ("I can't find a single beat where they match.", "no"),
+])
+def test_near_misses_of_a_difference_denied_twice_keep_their_reading(reply: str,
+                                                                     expected: str) -> None:
+    assert SAME_RHYTHM(reply).answer == expected
