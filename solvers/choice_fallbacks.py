@@ -17,6 +17,7 @@ from .closing_inner import answer_inside_closing
 from .counted_answers import counted_total, level_rank
 from .elimination import option_left
 from .option_tails import option_ending
+from .ranked_leans import unless_ranked
 from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import EXPLICIT_SOURCES, FALLBACK_SOURCES, HEDGE, Reading, ValueReader, read_reply
 from .typos import corrected
@@ -34,6 +35,7 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     reading = read_reply(reply, reader)
     if not isinstance(reply, str):
         return reading
+    reading = unless_ranked(reading, reply, reader)  # "P(Major) = 0.35, P(Minor) = 0.65"
     if reading.answer is not None:
         total = counted_total(reply, reader)[0] if reading.source in FALLBACK_SOURCES \
             and len(reply) <= MAX_ELIMINATION_CHARS else None

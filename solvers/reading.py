@@ -31,6 +31,7 @@ from .contradiction import unless_contradicted
 from .counted_answers import CountChoiceReader, counts_of
 from .described import described_reader
 from .pitch_scoring import read_pitch_reply, span_reader
+from .ranked_leans import unless_ranked
 from .reply_spans import HEDGE, Reading, read_reply
 from .restated_questions import answered_restated
 from .sameness_phrases import sameness_question, undenied_sameness
@@ -100,8 +101,8 @@ def _yes_no_reply_reader(read_span: Callable[[str, str], tuple], words: Iterable
 
     def read(reply: str) -> Reading:
         reply = rewrite(reply)
-        return unless_asking_back(unless_contradicted(
-            read_reply(reply, read_span), reply, read_span), reply)
+        return unless_asking_back(unless_ranked(unless_contradicted(
+            read_reply(reply, read_span), reply, read_span), reply, read_span), reply)
 
     def reader(reply: str) -> Reading:
         if not isinstance(reply, str):
