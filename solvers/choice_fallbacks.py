@@ -35,7 +35,8 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     reading = read_reply(reply, reader)
     if not isinstance(reply, str):
         return reading
-    reading = unless_ranked(reading, reply, reader)  # "P(Major) = 0.35, P(Minor) = 0.65"
+    reading = unless_ranked(reading, reply, reader,  # "P(Major) = 0.35, P(Minor) = 0.65"
+                            lambda leaned: read_choice(leaned, reader, described))
     if reading.answer is not None:
         total = counted_total(reply, reader)[0] if reading.source in FALLBACK_SOURCES \
             and len(reply) <= MAX_ELIMINATION_CHARS else None

@@ -204,7 +204,8 @@ def read_pitch_reply(reply: str, read_span, notation: str | None, kind: str) -> 
     """The one reading of a pitch-family reply, for the bench's scoring and the public reading
     API alike: the tiers of ``read_reply``, then the vetoes that look past the answer's span (a
     pitch only supposed, restated otherwise in the reasoning, or a reply asking back)."""
-    reading = unless_ranked(read_reply(helmholtz_as_spn(reply), read_span), reply, read_span)
+    reading = unless_ranked(read_reply(helmholtz_as_spn(reply), read_span), reply, read_span,
+                            lambda leaned: read_reply(helmholtz_as_spn(leaned), read_span))
     if kind in PITCH_KINDS:
         reading = unless_supposed(reading, notation)
     return unless_asking_back(unless_restated_otherwise(reading, reply, notation, kind), reply)

@@ -69,8 +69,73 @@ def top_ranked(reply: str, read_span: SpanReader) -> Hashable | None:
     return max(ranked, key=ranked.__getitem__)
 
 
-def unless_ranked(reading: Reading, reply: str, read_span: SpanReader) -> Reading:
-    """``reading``, or where it has no answer, the top of the ranked list ``reply`` is."""
-    if reading.answer is not None or (top := top_ranked(reply, read_span)) is None:
+def unless_ranked(reading: Reading, reply: str, read_span: SpanReader,
+                  read_again: Callable[[str], Reading]) -> Reading:
+    """``reading``, or where it has no answer, the top of the ranked list ``reply`` is, or the
+    reading (by ``read_again``) of the reply with its ranked lean said as its preferred option
+    (:func:`ranked_lean`)."""
+    if reading.answer is not None:
         return reading
-    return Reading(top, RANKED, None, "top_ranked", reply)
+    if (top := top_ranked(reply, read_span)) is not None:
+        return Reading(top, RANKED, None, "top_ranked", reply)
+    leaned = ranked_lean(reply, read_span)
+    again = read_again(leaned) if leaned.strip() != reply.strip() else reading
+    return again if again.answer is not None else reading
+
+
+# --- A lean said in words --------------------------------------------------------------------
+# The lead's policy: the option marked as preferred ("probably", "most likely", "I'd lean") is
+# the answer when the other is marked only as a possibility ("could", "might", "possibly") or
+# given a lower share ("60/40"); two options of equal standing ("X or Y", "50/50") stay a hedge.
+_LEAN = (r"(?:probably|most\s+likely|more\s+likely|likely|(?:i['\u2019]?d|i\s+would|i)\s+lean"
+         r"(?:\s+towards?)?|leaning(?:\s+towards?)?)")
+# (never "may well be", which a grader reads as equal standing: "I'd lean towards yes, but it
+# may well be no")
+_POSSIBLE = r"(?:could|might|possibly|perhaps|maybe)(?!\s+(?:well|equally|just\s+as))"
+# "maybe 60/40", "(70:30)", "roughly 60-40": the lean's share against the other's
+_RATIO = re.compile(r"\s*[,;(]?\s*(?:maybe|perhaps|roughly|about|around|say)?\s*(?P<lean>\d{2})"
+                    r"\s*(?:/|:|-|\s+to\s+)\s*(?P<other>\d{2})(?:\s+odds)?\s*\)?"
+                    r"(?=\s*(?:[,.;!]|$|\s+because\b))", re.IGNORECASE)
+_LEANING = re.compile(rf"\b{_LEAN}\b", re.IGNORECASE)
+# "Around MIDI 70-71, probably 70.": alternatives, then the one preferred closing the sentence
+_PREFERRED_LAST = re.compile(rf"^(?P<before>[^\n]+?)[,;]\s*(?:but\s+)?{_LEAN}\s+"
+                             r"(?P<pick>[^,;.!?\n]{1,30}?)\s*[.!]?\s*$", re.IGNORECASE)
+# "Probably in 4, though it could be in 3 with a pickup.": the lean, then a mere possibility
+_PREFERRED_FIRST = re.compile(rf"^\W*{_LEAN}\s+(?P<main>[^,;\n]+?)\s*[,;]\s*(?:though|although"
+                              rf"|but)\s+(?:(?:it|this|that|they)\s+)?{_POSSIBLE}\b[^.!?;\n]*[.!]?$",
+                              re.IGNORECASE)
+
+
+# The alternatives said as a label before the lean: "Major or minor: I'd lean minor."
+_ALTERNATIVES_LABEL = re.compile(rf"^[^:\n]{{1,40}}\bor\b[^:\n]{{1,40}}:\s*(?=\W*{_LEAN}\b)",
+                                 re.IGNORECASE)
+_WORD_BREAK = re.compile(r"[\s\u2013\u2014/-]+")
+_MAX_WINDOW = 3
+
+
+def _names(text: str, answer: Hashable, read_span: SpanReader) -> bool:
+    """Whether ``answer`` is one of the answers ``text`` names (in a run of up to three words)."""
+    words = [word for word in _WORD_BREAK.split(text) if word]
+    return any(read_span(" ".join(words[start:start + size]), "caveat")[0] == answer
+               for size in range(1, _MAX_WINDOW + 1) for start in range(len(words) - size + 1))
+
+
+def ranked_lean(reply: str, read_span: SpanReader) -> str:
+    """``reply`` with a lean that ranks its options said as its preferred option: the share
+    quantifying a lean dropped ("I'd lean minor, maybe 60/40." is "I'd lean minor."), a closing
+    preference over alternatives said alone ("Around MIDI 70-71, probably 70." is "70."), and a
+    lean's concession of a mere possibility dropped ("Probably in 4, though it could be in 3" is
+    "in 4"). A reply of one line only; everything else is left as it is."""
+    if "\n" in reply.strip() or not _LEANING.search(reply):
+        return reply
+    text = _RATIO.sub(lambda found: "" if int(found.group("lean")) > int(found.group("other"))
+                      and int(found.group("lean")) + int(found.group("other")) == 100
+                      else found.group(), reply.strip())
+    text = _ALTERNATIVES_LABEL.sub("", text)  # "Major or minor: I'd lean minor."
+    if (last := _PREFERRED_LAST.match(text)) is not None:
+        pick = read_span(last.group("pick"), "last_line")[0]
+        if pick is not None and _names(last.group("before"), pick, read_span):
+            return f"{last.group('pick')}."
+    if (first := _PREFERRED_FIRST.match(text)) is not None:
+        return f"{first.group('main')}."
+    return text

@@ -102,7 +102,7 @@ def _yes_no_reply_reader(read_span: Callable[[str, str], tuple], words: Iterable
     def read(reply: str) -> Reading:
         reply = rewrite(reply)
         return unless_asking_back(unless_ranked(unless_contradicted(
-            read_reply(reply, read_span), reply, read_span), reply, read_span), reply)
+            read_reply(reply, read_span), reply, read_span), reply, read_span, read), reply)
 
     def reader(reply: str) -> Reading:
         if not isinstance(reply, str):

@@ -47,3 +47,48 @@ def test_a_list_without_one_top_probability_is_no_answer(read, reply: str) -> No
 
 def test_a_list_beside_an_answer_line_leaves_the_answer() -> None:
     assert QUALITY("Final Answer: Minor\nP(Major) = 0.35, P(Minor) = 0.65").answer == "B"
+
+
+METER = choice_reader(dict(tasks()["meter"].options))  # Groups of 3 / 4 / 5
+KEY = yes_no_reader(tasks()["key_modulation"].phrases)
+
+
+@pytest.mark.parametrize(("read", "reply", "expected"), [
+    (QUALITY, "Major or minor: I'd lean minor, maybe 60/40.", "B"),  # hedges before
+    (QUALITY, "I'd lean major, roughly 70:30.", "A"),
+    (KEY, "I'd lean towards a modulation, maybe 60/40, because the last cadence is elsewhere.",
+     "yes"),
+    (METER, "Probably in 4, though it could be in 3 with a pickup.", "B"),
+    (QUALITY, "Most likely minor, although it might be major.", "B"),
+    (QUALITY, "Major or minor, probably minor.", "B"),
+])
+def test_a_lean_that_ranks_its_options_is_its_preferred_option(read, reply: str,
+                                                               expected: str) -> None:
+    assert read(reply).answer == expected
+
+
+def test_a_closing_preference_among_pitches_is_that_pitch() -> None:
+    assert MIDI("Around MIDI 70\u201371, probably 70.").answer.keys == (70,)
+    assert MIDI("Probably 70, though it could be 71.").answer.keys == (70,)
+
+
+@pytest.mark.parametrize(("read", "reply"), [
+    (QUALITY, "I'd lean minor, maybe 50/50."),  # equal standing
+    (QUALITY, "I'd lean minor, maybe 40/60."),  # the share against the lean
+    (QUALITY, "Minor, though it could be major."),  # no lean marked: as decided in round 23
+    (QUALITY, "Major or minor, probably."),  # no preference said
+    (QUALITY, "Major or diminished, probably minor."),  # the preferred one is not among them
+    (QUALITY, "I'd lean towards minor, but it may well be major; the third is ambiguous."),
+    (SAME, "No. It could be the same pattern."),  # round 23: a plain assertion, then an offer
+])
+def test_options_of_equal_standing_stay_no_answer(read, reply: str) -> None:
+    assert read(reply).answer is None
+
+
+def test_pitches_of_equal_standing_or_a_preference_outside_them_stay_no_answer() -> None:
+    assert MIDI("70 or 71, probably 72.").answer is None
+    assert MIDI("Around MIDI 70\u201371, probably.").answer is None
+
+
+def test_a_lean_taken_back_is_read_as_round_23_reads_it() -> None:
+    assert QUALITY("Probably minor, though it could be major. Actually no, major.").answer == "A"
