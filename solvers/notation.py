@@ -239,9 +239,23 @@ _SPACED_OCTAVE = re.compile(
 _TRAILING_ACCIDENTAL = re.compile(r"(?<![^\W_])([A-Ga-g])(-?[0-9])(##|#|♯♯|♯|♭♭|♭)(?![\w#♯♭])")
 
 
+# "the F above middle C" is F4, "the A below middle C" A3, "the C above middle C" C5: the
+# nearest such note on that side of C4 (round 24)
+_BESIDE_MIDDLE_C = re.compile(r"(?<![^\W_])(?P<name>[A-G](?:#|\u266f|b|\u266d)?)\s+(?:(?:just|right"
+                              r"|directly|immediately)\s+)?(?P<side>above|below)\s+(?i:middle\s+c)"
+                              r"(?![^\W_])")
+
+
+def _beside_middle_c(found: re.Match[str]) -> str:
+    name = found.group("name")
+    above = found.group("side") == "above"
+    return f"{name}{(4 if name != 'C' else 5) if above else 3}"
+
+
 def normalize_pitch_text(text: str) -> str:
     """NFKC, then the spellings a grader reads as SPN rewritten to it ("middle C" → "C4")."""
-    text = _MIDDLE_C.sub("C4", normalize_text(text))
+    text = _BESIDE_MIDDLE_C.sub(_beside_middle_c, normalize_text(text))
+    text = _MIDDLE_C.sub("C4", text)
     text = _SPACED_OCTAVE.sub(r"\1\2", text)
     return _TRAILING_ACCIDENTAL.sub(r"\1\3\2", text)
 

@@ -64,8 +64,9 @@ SECOND_LOOK = re.compile(
     r"|than\s+I\s+(?:first\s+|initially\s+|originally\s+)?(?:thought|said|assumed|counted))\b",
     re.IGNORECASE)
 # "Major... no, the third is lowered", "I'd say A... no, …, so B": a thought broken off and
-# denied, the answer after it the one given (round 20)
-INTERRUPTION = re.compile(r"(?:\.{3}|\u2026)\s*no\s*[,;:.!\u2014\u2013]", re.IGNORECASE)
+# denied, the answer after it the one given (round 20; "… actually no,", "… correction,": 24)
+INTERRUPTION = re.compile(r"(?:\.{3}|\u2026)\s*(?:(?:(?:actually|wait|hmm+|oh)\W+)?no"
+                          r"|correction)\s*[,;:.!\u2014\u2013]", re.IGNORECASE)
 # A closer listen said to change what was heard ("Hmm, listening more carefully, …"; round 23),
 # a marker of a change of mind when a new answer follows it (solvers.changes_of_mind).
 CLOSER_LISTEN = re.compile(r"\W*(?:hmm+\W+)?(?:(?:listening|looking|hearing)\s+(?:more\s+)?"

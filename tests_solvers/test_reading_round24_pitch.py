@@ -72,3 +72,36 @@ def test_an_offset_that_leaves_the_note_open_names_none(reply: str) -> None:
 
 def test_an_offset_on_a_pitch_class_names_none() -> None:
     assert reader("solfege")("La, plus about 70 cents.").answer is None
+
+
+@pytest.mark.parametrize(("reply", "notation", "expected"), [
+    ("The played note is the F above middle C.", "midi", (65,)),  # no pitch before
+    ("The A below middle C.", "spn", (57,)),
+    ("It is the C above middle C.", "midi", (72,)),
+    ("The B just below middle C.", "midi", (59,)),
+    ("An octave above middle C.", "midi", (72,)),  # read as before
+    ("It is middle C.", "midi", (60,)),
+])
+def test_a_note_named_beside_middle_c_is_the_nearest_on_that_side(reply: str, notation: str,
+                                                                   expected: tuple) -> None:
+    assert reader(notation)(reply).answer.keys == expected
+
+
+def test_a_note_beside_middle_c_offered_with_another_stays_a_hedge() -> None:
+    assert reader("midi")("The F above middle C, or maybe the G.").answer is None
+
+
+@pytest.mark.parametrize(("reply", "notation", "expected"), [
+    ("The note is E\u266d4... actually no, it sounds a semitone higher: E4.", "spn", (64,)),
+    ("I hear 233 Hz... correction, that was the second harmonic; the fundamental is an octave "
+     "lower, about 116.5 Hz.", "hz", (46,)),  # hedges before
+    ("It's G4... wait, no: A4.", "midi", (69,)),
+    ("A4... no, G4.", "midi", (67,)),  # read as before (round 20)
+])
+def test_a_thought_broken_off_and_denied_gives_way_to_the_one_after(reply: str, notation: str,
+                                                                    expected: tuple) -> None:
+    assert reader(notation)(reply).answer.keys == expected
+
+
+def test_an_ellipsis_that_goes_on_without_a_denial_keeps_both() -> None:
+    assert reader("midi")("It is G4... or A4.").answer is None
