@@ -162,7 +162,14 @@ def sameness_rewrites(text: str) -> str:
     text = _DIFFER_IN_ASPECT.sub(lambda m: f"contrast in {m.group(0).split(None, 2)[2]}", text)
     text = _SAME_EXCEPT.sub(_same_except, text)
     text = _EXCEPT_SAME.sub(_place_excepted, text)
+    text = _ANOTHER.sub(r"a different \g<noun>", text)  # "that's another melody" (round 24)
     return _MOVED_KEY.sub("transposed", text)
+
+
+# "another melody" is a different one; never "another key", "another hit" (not the whole thing)
+_ANOTHER = re.compile(r"\b(?:(?:a\s+whole|an\s+entirely|a\s+completely)\s+)?another\s+"
+                      r"(?P<noun>melody|tune|rhythm|pattern|progression|piece|song)\b",
+                      re.IGNORECASE)
 
 
 def _denied_move(match: re.Match) -> str:

@@ -191,3 +191,17 @@ def test_sameness_said_by_a_verb_of_hearing_or_a_difference_denied_twice_is_yes(
 def test_near_misses_of_a_difference_denied_twice_keep_their_reading(reply: str,
                                                                      expected: str) -> None:
     assert SAME_RHYTHM(reply).answer == expected
+
+
+TRANSPOSED = yes_no_reader(tasks()["transposition"].phrases)  # "Are they the same melody?"
+
+
+@pytest.mark.parametrize(("reply", "expected"), [
+    ("It's not another melody.", "yes"),  # no answer before
+    ("Not another melody, just moved up.", "yes"),
+    ("That's another melody.", "no"),
+    ("It is an entirely another tune.", "no"),
+    ("It is the same melody in another key.", "yes"),  # another key: a part, as before
+])
+def test_another_melody_is_a_different_one(reply: str, expected: str) -> None:
+    assert TRANSPOSED(reply).answer == expected
