@@ -126,8 +126,7 @@ _TO_ME = re.compile(r"(?<=\bidentical)\s+to\s+(?:me|my\s+ears?)\b|(?<=\bsame)\s+
 # "I can't find a single position in the bar where they don't match" (they match everywhere).
 _CANNOT = r"(?:\bI\s+)?\b(?:can['\u2019]?t|cannot|could\s*n['\u2019]?t|could\s+not)\s+"
 _COMPARED = (r"(?P<subject>they|these|both(?:\s+\w+)?|the\s+two(?:\s+\w+)?"
-             r"|the\s+(?:rhythms|melodies"
-             r"|patterns|loops|excerpts|progressions))")
+             r"|the\s+(?:rhythms|melodies|patterns|loops|excerpts|progressions))")
 _CANNOT_SAY_DIFFER = re.compile(
     rf"{_CANNOT}(?:really\s+)?(?:say|find|hear|detect|spot|claim)\s+(?:that\s+)?{_COMPARED}\s+"
     r"(?:differ|vary|are\s+different|sound\s+different)\b", re.IGNORECASE)
