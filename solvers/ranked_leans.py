@@ -126,7 +126,7 @@ def ranked_lean(reply: str, read_span: SpanReader) -> str:
     preference over alternatives said alone ("Around MIDI 70-71, probably 70." is "70."), and a
     lean's concession of a mere possibility dropped ("Probably in 4, though it could be in 3" is
     "in 4"). A reply of one line only; everything else is left as it is."""
-    if "\n" in reply.strip() or not _LEANING.search(reply):
+    if len(reply) > _MAX_CHARS or "\n" in reply.strip() or not _LEANING.search(reply):
         return reply
     text = _RATIO.sub(lambda found: "" if int(found.group("lean")) > int(found.group("other"))
                       and int(found.group("lean")) + int(found.group("other")) == 100

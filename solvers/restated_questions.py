@@ -21,13 +21,14 @@ import re
 from collections.abc import Callable
 
 SpanReader = Callable[[str, str], tuple]
+MAX_CHARS = 6000  # what a reply may be for its questions and words to be rewritten
 
 _YES_MARKS = ("yes", "\u2705", "\u2714", "\u2713", "\u2611")  # ✅ ✔ ✓ ☑
 _NO_MARKS = ("no", "\u274c", "\u274e", "\u2717", "\u2718", "\u2716")  # ❌ ❎ ✗ ✘ ✖
 _MARK = "|".join(re.escape(mark) for mark in (*_YES_MARKS, *_NO_MARKS))
 # One line opening on a short question and its answer word or mark, markup around them allowed.
 _RESTATED = re.compile(
-    r"^(?P<lead>[\s>#*_\-]*)(?P<question>[^?.!;:\n]{2,120})\?(?P<close>[\s*_:]*)"
+    r"^(?P<lead>[ \t>#*_\-]*)(?P<question>[^?.!;:\n]{2,120})\?(?P<close>[ \t*_:]*)"
     rf"(?P<word>{_MARK})\ufe0f?(?=[^\w]|$)(?P<alone>[\s*_.!]*$)?", re.IGNORECASE | re.MULTILINE)
 _NEGATED = re.compile(r"n['\u2019]t\b|\b(?:not|no|never|neither|nor)\b", re.IGNORECASE)
 # "Are they different" said as a statement: "they are different"
@@ -49,6 +50,8 @@ def answered_restated(reply: str, said: SpanReader) -> str:
     question asked ("Oddball present? Yes" -> "No"), and a word that introduces the complement's
     clause of existence dropped ("Yes, there is an oddball." -> "There is an oddball.");
     ``said`` reads a span by the question's phrases as yes or no."""
+    if len(reply) > MAX_CHARS:
+        return reply  # a reply's length, never a megabyte
     reply = _RESTATED.sub(lambda found: _answered(found, said), reply)
     return _EXISTENCE.sub(lambda found: _clause_decides(found, said), reply)
 

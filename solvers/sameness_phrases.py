@@ -115,10 +115,13 @@ def without_aspect_exception(text: str) -> str:
 def undenied_sameness(text: str) -> str:
     """``text`` with a difference denied twice said as the sameness it is, before any span is
     read (its "can't say" is no refusal), and a hearing's "to me" dropped (round 24)."""
+    if len(text) > _MAX_REWRITTEN_CHARS:
+        return text  # a reply's length, never a megabyte
     text = _CANNOT_SAY_DIFFER.sub(r"\g<subject> do not differ", _TO_ME.sub("", text))
     return _NO_PLACE_UNMATCHED.sub(r"\g<subject> match", text)
 
 
+_MAX_REWRITTEN_CHARS = 6000
 _TO_ME = re.compile(r"(?<=\bidentical)\s+to\s+(?:me|my\s+ears?)\b|(?<=\bsame)\s+to\s+(?:me|my"
                     r"\s+ears?)\b", re.IGNORECASE)  # "They sound identical to me."
 
