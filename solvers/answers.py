@@ -117,7 +117,7 @@ _PARTS = frozenset("rhythm rhythms key keys tempo chord bar bars beat beats timb
 _COPULAS = frozenset("is are was were sounds sound seems seem stays stay remains remain".split())
 # Words before a closing "same"/"different" that make it a statement: "they're the same".
 _PREDICATE = frozenset("the are re is s not completely totally entirely quite very all two "
-                       "clearly definitely sound sounded seem seemed look looked".split())
+                       "clearly definitely".split())
 _CONTRACTION = re.compile(r"n['\u2019]t\b")
 _CLAUSE = re.compile(r"[,;:()\u2014\u2013]|\s-\s")
 _NEGATORS = frozenset("not never t isn aren isnt arent neither nor nothing none".split())

@@ -74,7 +74,7 @@ def unless_ranked(reading: Reading, reply: str, read_span: SpanReader,
     """``reading``, or where it has no answer, the top of the ranked list ``reply`` is, or the
     reading (by ``read_again``) of the reply with its ranked lean said as its preferred option
     (:func:`ranked_lean`)."""
-    if reading.answer is not None:
+    if reading.answer is not None or not isinstance(reply, str):
         return reading
     if (top := top_ranked(reply, read_span)) is not None:
         return Reading(top, RANKED, None, "top_ranked", reply)

@@ -117,11 +117,28 @@ def undenied_sameness(text: str) -> str:
     read (its "can't say" is no refusal), and a hearing's "to me" dropped (round 24)."""
     if len(text) > _MAX_REWRITTEN_CHARS:
         return text  # a reply's length, never a megabyte
-    text = _CANNOT_SAY_DIFFER.sub(r"\g<subject> do not differ", _TO_ME.sub("", text))
+    text = _HEARD_SAME.sub(_heard_same, _TO_ME.sub("", text))
+    text = _CANNOT_SAY_DIFFER.sub(r"\g<subject> do not differ", text)
     return _NO_PLACE_UNMATCHED.sub(r"\g<subject> match", text)
 
 
 _MAX_REWRITTEN_CHARS = 6000
+# "They sound identical": the compared things heard as the same, unless only at first ("At first
+# they sound identical. Then …" is a first impression, superseded).
+_HEARD_SAME = re.compile(
+    r"(?P<opening>(?:^|(?<=[.!?\n]))[^.!?\n]*?)\b(?P<subject>they|these|both|the\s+two(?:\s+\w+)?)"
+    r"(?P<denied>\s+(?:do|did)\s*(?:n['\u2019]t|\s+not))?"
+    r"\s+(?:sound|sounded|seem|seemed|look|looked)\s+(?:(?:completely|totally|exactly)\s+)?"
+    r"(?:identical|the\s+same)\b", re.IGNORECASE)
+_FIRST_IMPRESSION = re.compile(r"\b(?:at\s+first|initially|on\s+first\s+listen|at\s+the\s+start)\b",
+                               re.IGNORECASE)
+
+
+def _heard_same(found: re.Match[str]) -> str:
+    if _FIRST_IMPRESSION.search(found.group("opening")):
+        return found.group()
+    denied = " not" if found.group("denied") else ""
+    return f"{found.group('opening')}{found.group('subject')} are{denied} identical"
 _TO_ME = re.compile(r"(?<=\bidentical)\s+to\s+(?:me|my\s+ears?)\b|(?<=\bsame)\s+to\s+(?:me|my"
                     r"\s+ears?)\b", re.IGNORECASE)  # "They sound identical to me."
 

@@ -22,9 +22,16 @@ def test_a_fractional_midi_number_names_its_nearest_note(reply: str, expected: i
     assert answer is not None and answer.keys == (expected,)
 
 
-@pytest.mark.parametrize("reply", ["64.5", "MIDI 60.5", "Candidates: 64 (0.6), 65 (0.4)"])
+# (round 24 flipped "Candidates: 64 (0.6), 65 (0.4)": two notes ranked by probability are the
+# top one, the lead's policy on ranked leans; two of equal probability stay no answer)
+@pytest.mark.parametrize("reply", ["64.5", "MIDI 60.5", "Candidates: 64 (0.5), 65 (0.5)",
+                                   "64 or 65"])
 def test_halfway_or_two_notes_is_no_answer(reply: str) -> None:
     assert MIDI(reply).answer is None
+
+
+def test_two_notes_ranked_by_probability_are_the_top_one() -> None:
+    assert MIDI("Candidates: 64 (0.6), 65 (0.4)").answer.keys == (64,)  # no answer before round 24
 
 
 def test_a_parsed_fraction_keeps_how_far_off_it_is() -> None:
