@@ -63,10 +63,8 @@ _UNCERTAIN = re.compile(
     r"\b(?:maybe|perhaps|possibly|unsure|uncertain|undecided|either|neither|guessing|"
     # "can't tell" doubts; "it can't be the second loop" rules an option out
     r"not\s+(?:\w+\s+)?(?:sure|certain|confident)|(?:can'?t|cannot)(?!\s+be\s+(?:the|an?)\s)"
-    r"|unable|hard\s+to|"
-    r"could\s+(?:also\s+)?be|might\s+(?:also\s+)?be|may\s+be|unclear)\b|\?",
-    re.IGNORECASE,
-)
+    r"|unable|hard\s+to|could\s+(?:also\s+)?be|might\s+(?:also\s+)?be|may\s+be|unclear)\b|\?",
+    re.IGNORECASE)
 FILLER = frozenset(
     """the a an it its s is are was be been being this that thats these those there here i d ll
     m ve re we you my our your me to of in on for from with by at final answer answers option
