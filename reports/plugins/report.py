@@ -104,6 +104,7 @@ class RecordPlugin:
         self.session: pytest.Session | None = None
         self.write_error: OSError | None = None  # records could not be written: broken
         self.figure_worker: FigureWorker | None = None  # draws the report's figures
+        self._warmed = False  # the report's modules imported during the tests
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
@@ -142,6 +143,14 @@ class RecordPlugin:
                 spare_core():
             self.figure_worker = FigureWorker().start()  # warms up while requests are sent
             self.config.add_cleanup(self.figure_worker.close)
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        """Pandas and the tables imported while test bodies wait on the network (issue 33)."""
+        if not self._warmed and self.collected >= FIGURE_WORKER_MIN_TRIALS and \
+                not self.config.getoption("no_report"):
+            import reports.builders.artifacts  # noqa: F401 (0.4 s less of the wrap-up)
+        self._warmed = True
 
     def _completeness(self, session: pytest.Session) -> dict:
         stopped = session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(
