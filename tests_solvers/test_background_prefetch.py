@@ -20,7 +20,7 @@ from fixtures.backends.base import GenerationSettings, Request, Response
 from fixtures.backends.retry import RetryCounter
 from fixtures.running.runner import Trial, run_sync
 from fixtures.running.trial_store import PendingTrialStore
-from fixtures.sending.background import BackgroundPrefetch
+from fixtures.sending.background import BackgroundPrefetch, Pump
 from fixtures.sending.prefetch import Progress, prefetch_trials
 from fixtures.sending.startup_guard import RunAborted
 from fixtures.tasks.catalog import items_for
@@ -139,3 +139,33 @@ def test_test_bodies_run_while_the_prefetch_sends_and_stop_with_the_run(tmp_path
     # --maxfail 1 stops at the first wrong answer: the rest is not asked (22 s at this pace)
     assert stopped.returncode == 1 and server.count - asked < 44
     assert "Traceback" not in stopped.stdout + stopped.stderr
+
+
+def test_the_display_is_fed_outside_pytests_capture_and_closed_once_at_the_end():
+    chosen = trials(2)
+    prefetch, store = background(SlowBackend(delay_s=0.3), chosen)
+    shown: list[str] = []
+    lifted: list[bool] = []
+
+    class Display:
+        def update(self, tally) -> None:
+            shown.append(f"update {lifted[-1]}")
+
+        def close(self, tally) -> None:
+            shown.append(f"close {lifted[-1]}")
+
+    class Uncaptured:
+        def __enter__(self) -> None:
+            lifted.append(True)
+
+        def __exit__(self, *exc) -> None:
+            lifted.append(False)
+
+    pump = Pump(prefetch, Display(), lambda: None, interval_s=0.0, uncaptured=Uncaptured)
+    store._idle, store._idle_every_s = pump, 0.05
+    assert all(store.take(t) is not None for t in chosen)
+    prefetch.stop()
+    pump()
+    pump()
+    assert shown and all(line.endswith("True") for line in shown)  # written uncaptured
+    assert shown[-1] == "close True" and shown.count("close True") == 1
