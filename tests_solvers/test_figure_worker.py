@@ -169,3 +169,19 @@ def test_an_idle_worker_is_ended_at_once_and_a_busy_one_finishes_its_drawing() -
     busy.close()
     assert drawing.result() is None and process.exitcode == 0
     assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("spare", [False, True])
+def test_a_run_drawing_its_own_figures_warms_matplotlib_during_its_tests(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, spare: bool) -> None:
+    """Issue 33: matplotlib's import and font cache at the first test, off the wrap-up, when
+    no worker draws; a run with a worker leaves matplotlib to it."""
+    from reports.plugins import report
+
+    warmed: list[bool] = []
+    monkeypatch.setattr(report, "FIGURE_WORKER_MIN_TRIALS", 40)
+    monkeypatch.setattr(report, "spare_core", lambda: spare)
+    monkeypatch.setattr(report, "warm_figures", lambda: warmed.append(True))
+    result, run_dir = _mini_run(pytester)
+    assert result.ret == 0 and (run_dir / "accuracy_by_modality.png").stat().st_size > 1000
+    assert warmed == ([] if spare else [True])  # once, not at every test

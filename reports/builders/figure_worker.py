@@ -85,9 +85,15 @@ def draw_here(job: Callable[..., Any], *args: Any) -> Drawing:
 
 def _warm_up() -> None:
     """In the worker: ignore Ctrl-C (the pytest process decides what an interrupt stops),
-    import matplotlib and the figure modules, and lay out one line of text (the font cache),
-    so a drawing asked for later starts at once."""
+    then :func:`warm_figures`."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    warm_figures()
+
+
+def warm_figures() -> None:
+    """Import matplotlib and the figure modules and lay out one line of text (the font cache),
+    so a drawing asked for later starts at once (in the worker, or in a run that draws its
+    figures itself, during its tests)."""
     import io
 
     from reports.figures import factors, paper
