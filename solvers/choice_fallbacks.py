@@ -15,10 +15,13 @@ from .asking_back import unless_asking_back
 from .choices import ChoiceReader
 from .closing_inner import answer_inside_closing
 from .counted_answers import counted_total, level_rank
+from .described_sentences import described_in_sentences
 from .elimination import option_left
 from .option_tails import option_ending
+from .other_languages import in_english_markers
 from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import EXPLICIT_SOURCES, FALLBACK_SOURCES, HEDGE, Reading, ValueReader, read_reply
+from .ruled_out import asked_and_denied
 from .typos import corrected
 
 MAX_ELIMINATION_CHARS = 6000  # the elimination reads the whole reply: a long answer's size
@@ -31,6 +34,9 @@ _ANSWER_MADE = re.compile(r"\b(?:make|makes|made|making)\s+(?:the|my)\s+(?:answe
 def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None = None
                 ) -> Reading:
     """``read_reply(reply, reader)``, else the described answer, else the option left."""
+    if isinstance(reply, str):
+        reply = asked_and_denied(in_english_markers(reply), reader.named)  # "答案是B。",
+        # "La respuesta es B.", "Triple? No. …" (not triple)
     reading = read_reply(reply, reader)
     if not isinstance(reply, str):
         return reading
@@ -46,6 +52,9 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
                 return unless_asking_back(spelt, reply)
         return unless_asking_back(reading, reply)
     said = read_reply(reply, described) if described is not None else reading
+    if said.answer is None and HEDGE not in (said.error, reading.error) and described is not None \
+            and (whole := described_in_sentences(reply, reader, described)) is not None:
+        said = whole  # "The melody starts high, drops …, and climbs back up at the end."
     if said.answer is None and reading.error != HEDGE:
         said = read_reply(reply, partial(_answer_made, reader=reader))
     # A comparison names both clips ("Loop 1 is more syncopated than loop 2"), an elimination

@@ -1,0 +1,54 @@
+"""A short reply that describes its answer in a long sentence: "The melody starts high, drops to
+its lowest note in the middle, and climbs back up at the end." (the inverted arch), "Based on
+the audio, the melody is played by a reed instrument with a breathy, jazzy tone." (the
+saxophone). The answer spans of :mod:`solvers.reply_spans` read such a sentence by its opening
+clause or its last, never whole; a description is said by the whole (docs/reading.md, round 24).
+
+Read only when no span read an answer or a hedge, and only of a short reply (a few sentences):
+each sentence is read whole by the described-answer reader (:mod:`solvers.described`), every
+sentence that reads an answer must read the same one, none may be a hedge, no option besides it
+may be named anywhere, nothing may turn, correct or doubt ("but", "actually", "though"), and
+the reply may not be cut off mid-sentence (:mod:`solvers.cut_off`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .choices import ChoiceReader, options_named
+from .cut_off import cut_before_answer
+from .reply_excerpt import clean_markup, unify_line_breaks
+from .reply_spans import HEDGE, Reading, ValueReader
+
+MAX_CHARS = 600  # a few sentences: a long reasoning is not mined for descriptions
+MAX_SENTENCES = 4
+SOURCE = "described_sentence"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+_TURN = re.compile(r"\b(?:but|however|though|although|yet|actually|wait|hmm+|instead|except"
+                   r"|otherwise|alternatively|unless|if|or|maybe|perhaps|possibly|probably"
+                   r"|might|could|unsure|not\s+sure)\b|\?", re.IGNORECASE)
+
+
+def described_in_sentences(reply: str, reader: ChoiceReader, described: ValueReader
+                           ) -> Reading | None:
+    """The one answer the reply's sentences describe, each read whole, or None (module doc)."""
+    text = clean_markup(unify_line_breaks(unicodedata.normalize("NFKC", reply))).strip()
+    if not text or len(text) > MAX_CHARS or _TURN.search(text):
+        return None
+    sentences = [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    if len(sentences) > MAX_SENTENCES:
+        return None
+    answers: set[str] = set()
+    for sentence in sentences:
+        answer, why, *_ = described(sentence, SOURCE)
+        if why == HEDGE:
+            return None
+        if answer is not None:
+            answers.add(answer)
+    if len(answers) != 1 or set(options_named(text, reader)) - answers:
+        return None
+    answer = answers.pop()
+    if cut_before_answer(text, answer, lambda tail: described(tail, SOURCE)[0]):
+        return None  # "The melody rises at first and then": cut off mid-description
+    return Reading(answer, SOURCE, None, "described", text)

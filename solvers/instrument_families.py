@@ -1,0 +1,100 @@
+"""An instrument said by its family rather than its name answers an instrument question whose
+options hold exactly one member of that family: "A bowed string instrument carries the melody."
+is the violin, "a brass instrument with a bright, buzzy tone" the trumpet, "a synth with a
+sawtooth timbre" the synthesizer (docs/reading.md, round 24). Pure, no I/O.
+
+The families are data (:data:`INSTRUMENT_FAMILIES`): for each, a pattern of how a reply says
+it and a pattern of the option texts that are its members. A user passes their own table to
+:func:`solvers.reading.choice_reader` (``families=``). A family is read only when it is said
+and not negated ("not a bowed string instrument", "no bow noise", "unlike a brass instrument"),
+when every family said points to the same one option, and when no family negated points to it.
+A family whose members are two offered options ("a plucked string instrument" beside Guitar and
+Bass) reads nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+
+Said = Callable[[str], "tuple[set[str], str | None]"]
+Families = Mapping[str, "tuple[str, str]"]  # family -> (how a reply says it, its member options)
+
+_GUITAR = r"(?<!acoustic\s)(?<!classical\s)(?<!bass\s)(?<!steel\s)\b(?:electric\s+)?guitars?\b"
+INSTRUMENT_FAMILIES: dict[str, tuple[str, str]] = {
+    "bowed strings": (
+        r"\bbow(?:ed|ing|s)?\b|\brosin\b",
+        r"\b(?:violins?|violas?|(?:violon)?cellos?|double\s+bass(?:es)?|contrabass(?:es)?"
+        r"|fiddles?|strings|string\s+(?:section|quartet|ensemble|orchestra))\b"),
+    "brass": (
+        r"\bbrass\b(?![-\w])",
+        r"\b(?:trumpets?|trombones?|(?<!english\s)horns?|tubas?|cornets?|flugelhorns?"
+        r"|euphoniums?|bugles?|sousaphones?|brass)\b"),
+    "reeds": (
+        r"\breeds?\b(?![-\w])",
+        r"\b(?:saxophones?|sax(?:es)?|clarinets?|oboes?|bassoons?|english\s+horns?|cor\s+anglais"
+        r"|harmonicas?|accordions?|melodicas?|bagpipes?|reeds?)\b"),
+    "woodwinds": (
+        r"\bwood-?\s?winds?\b",
+        r"\b(?:flutes?|piccolos?|recorders?|saxophones?|sax(?:es)?|clarinets?|oboes?|bassoons?"
+        r"|english\s+horns?|woodwinds?|fifes?|pan\s*(?:flute|pipes?))\b"),
+    "plucked strings": (
+        r"\bplucked\b",
+        rf"{_GUITAR}|\b(?:acoustic|classical|bass|steel)\s+guitars?\b|\b(?:bass|harps?|banjos?"
+        r"|mandolins?|ukuleles?|lutes?|sitars?|harpsichords?|kotos?|zithers?)\b"),
+    "keyboards": (
+        r"\bkeyboard\s+instruments?\b",
+        r"\b(?:pianos?|organs?|harpsichords?|synth\w*|keyboards?|celest[ae]s?|clavinets?"
+        r"|rhodes|accordions?)\b"),
+    "hammered strings": (
+        r"\bhammer(?:s|ed)?\b|\bstruck\s+strings?\b",
+        r"\b(?:pianos?|dulcimers?|cimbaloms?|clavichords?)\b"),
+    "distorted guitars": (
+        r"\b(?:distorted|overdriven|fuzz|fuzzy)\s+(?:electric\s+)?(?:lead\s+)?guitars?\b"
+        r"|\bguitars?\s+(?:with|through)\s+(?:heavy\s+|lots\s+of\s+)?(?:distortion|overdrive"
+        r"|fuzz)\b",
+        _GUITAR),
+    "synthesizers": (
+        r"\bsynth(?:s|esi[sz]ers?)?\b|\bsawtooth\b|\bsquare[-\s]wave\b|\boscillators?\b",
+        r"\bsynth\w*|\bmoog\b"),
+}
+
+_NEGATED = re.compile(r"(?:\b(?:not|never|no|without|neither|nor|lacks?|unlike|than|instead\s+of"
+                      r"|rules?\s+out|ruled\s+out|excludes?)|n['\u2019]t)\s+(?:[\w-]+\s+){0,3}$",
+                      re.IGNORECASE)
+
+
+def family_letters(options: Mapping[str, str], families: Families = INSTRUMENT_FAMILIES
+                   ) -> dict[str, set[str]]:
+    """``{family: letters of its member options}`` for the families with a member offered."""
+    found: dict[str, set[str]] = {}
+    for family, (_said, members) in families.items():
+        letters = {letter for letter, text in options.items()
+                   if re.search(members, str(text), re.IGNORECASE)}
+        if letters:
+            found[family] = letters
+    return found
+
+
+def instrument_family(options: Mapping[str, str], families: Families = INSTRUMENT_FAMILIES
+                      ) -> Said | None:
+    """The reader of an instrument said by its family (module doc), or None if no family
+    has exactly one member among ``options``."""
+    letters = family_letters(options, families)
+    if not any(len(found) == 1 for found in letters.values()):
+        return None
+    patterns = {family: re.compile(said, re.IGNORECASE) for family, (said, _) in families.items()}
+
+    def said(text: str) -> tuple[set[str], str | None]:
+        answers: set[str] = set()
+        denied: set[str] = set()
+        unoffered = False  # "a brass melody over bowed strings" with no brass offered
+        for family, pattern in patterns.items():
+            for match in pattern.finditer(text):
+                negated = _NEGATED.search(text[:match.start()][-40:])
+                unoffered = unoffered or not (negated or family in letters)
+                (denied if negated else answers).update(letters.get(family, ()))
+        if unoffered or len(answers) != 1 or answers & denied:
+            return set(), "no one family said"
+        return answers, None
+    return said
