@@ -1,12 +1,17 @@
 """A chord said by its notes instead of its quality: "The chord contains the notes C, E, G and
-B♭." is a dominant seventh, "I hear A, C and E" a minor triad (docs/reading.md, round 24).
+B♭." is a dominant seventh, "I hear A, C and E" a minor triad; or by the intervals above its root:
+"a stacked pair of minor thirds with a flattened fifth" is diminished, "a major third above the
+root" is major where major and minor are offered (docs/reading.md, round 24).
 
 The quality is computed from the pitch classes named, tried on every note as the root (an
 inversion spells the same chord): a quality is read only when the notes spell exactly one
 offered quality, under no other root, and the options are qualities only (``Major``, ``Minor
 triad``, ``Dominant seventh`` …). Notes that spell no offered quality (C, E, G, B: a major
 seventh) or several read nothing, and so does a list of fewer than three notes, a list not
-said to be the chord's notes ("the melody goes C, E, G") or one negated. Pure, no I/O.
+said to be the chord's notes ("the melody goes C, E, G") or one negated. Intervals are read
+the same way: the one offered quality that holds every interval said (a major third fits major
+and dominant: no answer where both are offered); an interval negated ("no flattened fifth") or
+said of a melody or a move reads nothing. Pure, no I/O.
 """
 
 from __future__ import annotations
@@ -62,9 +67,48 @@ def quality_letters(options: Mapping[str, str]) -> dict[str, str]:
     return found if len(found) == len(options) >= 2 else {}
 
 
+# Intervals above the root a reply says the chord has: "a major third above the root", "a
+# stacked pair of minor thirds", "a flattened fifth", "a minor seventh on top".
+_INTERVALS = (
+    (re.compile(r"\b(?:two|pair\s+of|stacked)\s+(?:stacked\s+)?minor\s+thirds\b", re.IGNORECASE),
+     {3, 6}),
+    (re.compile(r"\b(?:two|pair\s+of|stacked)\s+(?:stacked\s+)?major\s+thirds\b", re.IGNORECASE),
+     {4, 8}),
+    (re.compile(r"\bmajor\s+third\b", re.IGNORECASE), {4}),
+    (re.compile(r"\bminor\s+third\b", re.IGNORECASE), {3}),
+    (re.compile(r"\b(?:flat(?:ten)?ed|diminished|flat)\s+fifth\b|\btritone\b", re.IGNORECASE), {6}),
+    (re.compile(r"\b(?:sharp(?:en)?ed|augmented|sharp)\s+fifth\b", re.IGNORECASE), {8}),
+    (re.compile(r"\b(?:minor|flat(?:ten)?ed|flat)\s+seventh\b", re.IGNORECASE), {10}),
+    (re.compile(r"\bmajor\s+seventh\b", re.IGNORECASE), {11}),
+)
+_INTERVAL_NEGATED = re.compile(r"(?:\b(?:not|no|never|without|nor|neither|lacks?)|n['\u2019]t)"
+                               r"\s+(?:[\w-]+\s+){0,3}$", re.IGNORECASE)
+_OF_A_PART = re.compile(r"\b(?:melody|tune|bass\s+(?:line|moves?)|moves?|leaps?|jumps?|steps?"
+                        r"|interval\s+between|between)\b", re.IGNORECASE)
+
+
+def _intervals_said(text: str, letters: dict[str, str]) -> set[str]:
+    """The one option whose quality holds every interval said above its root, or none."""
+    if _OF_A_PART.search(text):
+        return set()  # "the melody leaps a minor third": no interval of the chord
+    steps: set[int] = set()
+    for pattern, intervals in _INTERVALS:
+        for match in pattern.finditer(text):
+            if _INTERVAL_NEGATED.search(text[:match.start()][-40:]):
+                return set()  # "no flattened fifth" rules out; it says nothing that fits
+            steps |= intervals
+            text = text[:match.start()] + " " * (match.end() - match.start()) + text[match.end():]
+    fits = {letter for quality, letter in letters.items() if steps and steps <= QUALITIES[quality]}
+    return fits if len(fits) == 1 else set()
+
+
 def chord_notes(letters: dict[str, str]) -> Said:
-    """The reader of a chord said by its notes (module doc), for ``quality_letters``."""
+    """The reader of a chord said by its notes or the intervals above its root (module doc),
+    for ``quality_letters``."""
     def said(text: str) -> tuple[set[str], str | None]:
+        if not _LIST.search(text):
+            found = _intervals_said(text, letters)
+            return (found, None) if found else (set(), "no notes or intervals of the chord said")
         answers: set[str] = set()
         for match in _LIST.finditer(text):
             before = text[:match.start()]
@@ -80,5 +124,8 @@ def chord_notes(letters: dict[str, str]) -> Said:
 
 
 def without_notes(text: str) -> str:
-    """``text`` with its lists of notes taken out ("the notes A, C and E" names no option A)."""
+    """``text`` with its lists of notes and its intervals taken out ("the notes A, C and E"
+    names no option A, "two stacked minor thirds" no minor chord)."""
+    for pattern, _steps in _INTERVALS:
+        text = pattern.sub(" interval ", text)
     return _LIST.sub(" notes ", text)

@@ -26,6 +26,7 @@ from .instrument_families import INSTRUMENT_FAMILIES, Families, instrument_famil
 from .reply_spans import HEDGE
 
 Said = Callable[[str], "tuple[set[str], str | None]"]  # a span -> (answers, why none)
+MAX_DENIAL_CHARS = 4000  # a reply this long is searched for a denial of the described answer
 
 _DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure|uncertain|"
                     r"if|unless|whether|not\s+(?:\w+\s+)?(?:sure|certain)|hard\s+to|"
@@ -33,7 +34,8 @@ _DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without|neither|nor)|n['\u2019]t)\s+(?:\w+\s+){0,2}$",
                       re.IGNORECASE)
 _SEGMENT = re.compile(r"\s*[,;:.\u2014\u2013]\s*")
-_RULED_OUT = re.compile(r"^(?:and\s+|but\s+)?(?:(?:it|this)(?:\s*['\u2019]\s*s|\s+is)\s+)?"
+_RULED_OUT = re.compile(r"^(?:and\s+|but\s+)?(?:(?:it|this|the\s+(?:chord|melody|meter|instrument|"
+                        r"rhythm|shape))(?:\s*['\u2019]\s*s|\s+is)\s+)?"
                         r"(?:(?:definitely|clearly|certainly)\s+)?not\s+(?P<what>.+)$",
                         re.IGNORECASE)
 
@@ -171,20 +173,31 @@ class DescribedReader:
         self.reader, self.said, self.compared = reader, said, compared
         self.unnamed = unnamed  # the text without what names no option (a chord's notes)
 
-    def __call__(self, text: str, source: str) -> tuple:
-        if _DOUBT.search(text):
-            return None, "doubts or supposes"
-        if introduces_what_is_denied(text):  # "The one shape it does not have is this: Arch."
-            return None, "names what is denied"
+    def _ruled_out(self, text: str) -> tuple[set[str], list[str]]:
+        """The options the text's segments rule out ("Not ascending, not descending; …"), and
+        its other segments."""
         ruled_out: set[str] = set()
         kept = []
         for segment in _SEGMENT.split(text):
             match = _RULED_OUT.match(segment)
             named, _via, pure = self.reader.named(match.group("what")) if match else (set(), 0, 0)
             if named and pure:
-                ruled_out |= named  # "Not ascending, not descending; ..."
+                ruled_out |= named
             else:
                 kept.append(segment)
+        return ruled_out, kept
+
+    def denied(self, reply: str) -> set[str]:
+        """The options a segment of ``reply`` rules out anywhere: a description read from one
+        part of a sentence never stands against "The chord is not diminished — …"."""
+        return self._ruled_out(reply[:MAX_DENIAL_CHARS])[0]
+
+    def __call__(self, text: str, source: str) -> tuple:
+        if _DOUBT.search(text):
+            return None, "doubts or supposes"
+        if introduces_what_is_denied(text):  # "The one shape it does not have is this: Arch."
+            return None, "names what is denied"
+        ruled_out, kept = self._ruled_out(text)
         rest = " ; ".join(kept)
         answers: set[str] = set()
         for said in self.said:

@@ -8,7 +8,9 @@ Each offered option is a number of beats to the bar and, where it says so, how e
 with everything it says: a count of beats (a count of *pulses* only where no option is compound,
 since six-eight has a strong beat every three pulses too) and, if said, the division. Counts it
 negates ("not fours and not fives") rule options out; when they rule out every option but one
-and nothing else is said, that one is the answer. A description that fits two options
+and nothing else is said, that one is the answer. Four beats ("in 4/4", "common time") is the
+simple duple option when the options offer it and no meter of four (quadruple time is duple to
+a grader: 4/4 beside 2/4, 3/4 and 6/8 is graded duple). A description that fits two options
 ("in twos" beside 2/4 and 6/8), names two counts, or matches none reads nothing. Pure, no I/O.
 """
 
@@ -27,7 +29,7 @@ _COUNT = r"two|three|four|five|six|seven|[2-7]"
 _EVERY = rf"{_COUNT}|second|third|fourth|fifth|sixth|seventh|[2-7](?:nd|rd|th)"
 _GROUPING = re.compile(
     r"\bgroup(?:s|ed|ing)?\s+(?:in|into|of)\s+(?P<plural>twos|threes|fours|fives|sixes|sevens"
-    rf"|[2-7]s?)\b|\bin\s+(?P<in>{_COUNT})\b(?![-\u2013/])"
+    rf"|{_COUNT}|[2-7]s)\b|\bin\s+(?P<in>{_COUNT})\b(?![-\u2013/])"
     rf"|\b(?P<beats>{_COUNT})\s+beats?\s+(?:to|per|in)\s+(?:a|the|each)\s+(?:bar|measure|group"
     r"|cycle)\b|\b(?P<common>common\s+time)\b|\b(?P<waltz>waltz)\b"
     r"|(?<![\d/])(?P<signature>[2-7])/4(?![\d/])"  # "5/4": five quarter beats to a bar
@@ -72,6 +74,9 @@ def meters(options: Mapping[str, str]) -> dict[str, Meter]:
 def meter_said(offered: dict[str, Meter]) -> Said:
     """The reader of a meter said by its grouping (module doc)."""
     compound = any(division == 3 for _beats, division in offered.values())
+    # Quadruple time is duple time to a grader when the options offer simple duple and no four.
+    quadruple_as_duple = (2, 2) in offered.values() and all(
+        beats != 4 for beats, _division in offered.values())
 
     def said(text: str) -> tuple[set[str], str | None]:
         divisions = {_count(m.group("count")) for m in _DIVISION.finditer(text)
@@ -94,6 +99,8 @@ def meter_said(offered: dict[str, Meter]) -> Said:
             return set(), "no grouping said"
         beats = next(iter(named), None)
         division = next(iter(divisions), 2 if waltz else None)
+        if beats == 4 and quadruple_as_duple and division in (None, 2):
+            beats, division = 2, 2  # "in 4/4" beside 2/4, 3/4 and 6/8: a simple duple meter
         fits = {letter for letter, (count, split) in offered.items()
                 if (beats is None or count == beats) and count not in ruled_out
                 and (division is None or split is None or split == division)}

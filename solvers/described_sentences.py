@@ -7,8 +7,10 @@ clause or its last, never whole; a description is said by the whole (docs/readin
 Read only when no span read an answer or a hedge, and only of a short reply (a few sentences):
 each sentence is read whole by the described-answer reader (:mod:`solvers.described`), every
 sentence that reads an answer must read the same one, none may be a hedge, no option besides it
-may be named anywhere, nothing may turn, correct or doubt ("but", "actually", "though"), and
-the reply may not be cut off mid-sentence (:mod:`solvers.cut_off`).
+may be named in a sentence that describes nothing (nor, unless ruled out, in one that does),
+nothing may turn, correct or doubt ("but", "actually", "though"), and
+the reply may not be cut off mid-sentence (:mod:`solvers.cut_off`). A last sentence answering
+"the other one" is read with the sentences before it, which name the one it is the other of.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import re
 import unicodedata
 
 from .choices import ChoiceReader, options_named
+from .clip_comparison import OTHER_ONE
 from .cut_off import cut_before_answer
 from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import HEDGE, Reading, ValueReader
@@ -40,13 +43,22 @@ def described_in_sentences(reply: str, reader: ChoiceReader, described: ValueRea
     if len(sentences) > MAX_SENTENCES:
         return None
     answers: set[str] = set()
+    named: set[str] = set()  # options named in sentences that describe nothing
     for sentence in sentences:
         answer, why, *_ = described(sentence, SOURCE)
         if why == HEDGE:
             return None
-        if answer is not None:
-            answers.add(answer)
-    if len(answers) != 1 or set(options_named(text, reader)) - answers:
+        if answer is not None:  # (the described reader vetoes another option named beside it
+            answers.add(answer)  # unless it is ruled out: "The chord is not major — it has …")
+        else:
+            named |= set(options_named(sentence, reader))
+    if len(sentences) > 1 and OTHER_ONE.search(sentences[-1]):
+        answer, why, *_ = described(" ".join(sentences), SOURCE)  # "The second loop is
+        if answer is None:  # straight. So the answer is the other one."
+            return None  # (a hedge when a sentence before says that one has more)
+        answers.add(answer)
+        named -= set(reader.options) - answers  # the one it is the other of is named, as it must
+    if len(answers) != 1 or named - answers:
         return None
     answer = answers.pop()
     if cut_before_answer(text, answer, lambda tail: described(tail, SOURCE)[0]):

@@ -4,12 +4,15 @@ is the violin, "a brass instrument with a bright, buzzy tone" the trumpet, "a sy
 sawtooth timbre" the synthesizer (docs/reading.md, round 24). Pure, no I/O.
 
 The families are data (:data:`INSTRUMENT_FAMILIES`): for each, a pattern of how a reply says
-it and a pattern of the option texts that are its members. A user passes their own table to
+it and a pattern of its members; an option is a member when its text is one (up to an article,
+two words before it such as "electric" or "tenor", and "solo" or "section" after it), never
+when it only mentions one ("A jazz piece with a trumpet solo"). A user passes their own table to
 :func:`solvers.reading.choice_reader` (``families=``). A family is read only when it is said
 and not negated ("not a bowed string instrument", "no bow noise", "unlike a brass instrument"),
-when every family said points to the same one option, and when no family negated points to it.
-A family whose members are two offered options ("a plucked string instrument" beside Guitar and
-Bass) reads nothing.
+when the families said fit exactly one option together ("plucked, with strummed chords" beside
+Guitar and Bass is the guitar; "a brass melody over bowed strings" fits none), and when no
+family negated points to it. A family whose members are two offered options ("a plucked string
+instrument" beside Guitar and Bass) reads nothing.
 """
 
 from __future__ import annotations
@@ -42,12 +45,16 @@ INSTRUMENT_FAMILIES: dict[str, tuple[str, str]] = {
         r"\bplucked\b",
         rf"{_GUITAR}|\b(?:acoustic|classical|bass|steel)\s+guitars?\b|\b(?:bass|harps?|banjos?"
         r"|mandolins?|ukuleles?|lutes?|sitars?|harpsichords?|kotos?|zithers?)\b"),
+    "strummed strings": (
+        r"\bstrum(?:s|med|ming)?\b",
+        rf"{_GUITAR}|\b(?:acoustic|classical|steel)\s+guitars?\b|\b(?:banjos?|mandolins?"
+        r"|ukuleles?|lutes?)\b"),
     "keyboards": (
         r"\bkeyboard\s+instruments?\b",
         r"\b(?:pianos?|organs?|harpsichords?|synth\w*|keyboards?|celest[ae]s?|clavinets?"
         r"|rhodes|accordions?)\b"),
-    "hammered strings": (
-        r"\bhammer(?:s|ed)?\b|\bstruck\s+strings?\b",
+    "hammered strings": (  # never a guitar's "hammer-on"
+        r"\bhammer(?:s|ed)?\b(?![-\u2010\s]*(?:ons?|offs?)\b)|\bstruck\s+strings?\b",
         r"\b(?:pianos?|dulcimers?|cimbaloms?|clavichords?)\b"),
     "distorted guitars": (
         r"\b(?:distorted|overdriven|fuzz|fuzzy)\s+(?:electric\s+)?(?:lead\s+)?guitars?\b"
@@ -55,10 +62,14 @@ INSTRUMENT_FAMILIES: dict[str, tuple[str, str]] = {
         r"|fuzz)\b",
         _GUITAR),
     "synthesizers": (
-        r"\bsynth(?:s|esi[sz]ers?)?\b|\bsawtooth\b|\bsquare[-\s]wave\b|\boscillators?\b",
+        r"\bsynth(?:s|esi[sz]ers?|etic)?\b|\bsawtooth\b|\b(?:saw|square)[-\s]?waves?\b"
+        r"|\boscillators?\b|\bfilter\s+sweeps?\b",
         r"\bsynth\w*|\bmoog\b"),
 }
 
+# An option is a family's member when it is that instrument, not when it mentions one ("A jazz
+# piece with a trumpet solo" answers a question of genre): an article or a parenthesis aside.
+_OPTION_FILLER = re.compile(r"^\s*(?:an?|the)\s+|\s*\([^()]*\)|[.!]+\s*$", re.IGNORECASE)
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without|neither|nor|lacks?|unlike|than|instead\s+of"
                       r"|rules?\s+out|ruled\s+out|excludes?)|n['\u2019]t)\s+(?:[\w-]+\s+){0,3}$",
                       re.IGNORECASE)
@@ -69,8 +80,10 @@ def family_letters(options: Mapping[str, str], families: Families = INSTRUMENT_F
     """``{family: letters of its member options}`` for the families with a member offered."""
     found: dict[str, set[str]] = {}
     for family, (_said, members) in families.items():
+        member = re.compile(rf"(?:[\w-]+\s+){{0,2}}(?:{members})(?:\s+(?:solo|section|lead))?",
+                            re.IGNORECASE)
         letters = {letter for letter, text in options.items()
-                   if re.search(members, str(text), re.IGNORECASE)}
+                   if member.fullmatch(_OPTION_FILLER.sub("", str(text)).strip())}
         if letters:
             found[family] = letters
     return found
@@ -86,15 +99,19 @@ def instrument_family(options: Mapping[str, str], families: Families = INSTRUMEN
     patterns = {family: re.compile(said, re.IGNORECASE) for family, (said, _) in families.items()}
 
     def said(text: str) -> tuple[set[str], str | None]:
-        answers: set[str] = set()
+        answers = set(options)  # what every family said fits: "plucked" and "strummed" a guitar
         denied: set[str] = set()
-        unoffered = False  # "a brass melody over bowed strings" with no brass offered
+        said_any = unoffered = False  # "a brass melody over bowed strings", no brass offered
         for family, pattern in patterns.items():
             for match in pattern.finditer(text):
                 negated = _NEGATED.search(text[:match.start()][-40:])
                 unoffered = unoffered or not (negated or family in letters)
-                (denied if negated else answers).update(letters.get(family, ()))
-        if unoffered or len(answers) != 1 or answers & denied:
+                if negated:
+                    denied |= letters.get(family, set())
+                else:
+                    said_any = True
+                    answers &= letters.get(family, set())
+        if not said_any or unoffered or len(answers) != 1 or answers & denied:
             return set(), "no one family said"
         return answers, None
     return said

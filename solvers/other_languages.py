@@ -42,7 +42,7 @@ def in_english_markers(reply: str) -> str:
     """``reply`` with another language's answer markers said in English (module doc)."""
     if not _NON_ASCII_MARKER.search(reply):
         return reply
-    reply = _OPTION.sub(" option ", _COPULA.sub(r"\1", reply))
+    reply = _COPULA.sub(r"\1", reply)
     for pattern, english in _MARKERS:
         reply = pattern.sub(english, reply)
-    return _FULL_STOP.sub(". ", reply).strip()
+    return _FULL_STOP.sub(". ", _OPTION.sub(" option ", reply)).strip()

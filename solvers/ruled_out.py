@@ -49,7 +49,7 @@ def other_of_two(text: str, options: list[str], named: Named) -> str | None:
 # "Triple? No. …": an option asked and denied at once is ruled out, as "Not triple." says it
 # (round 24); never "Triple? No idea." or "Triple? No, …, yes." (a "no" closing its sentence).
 _ASKED_AND_DENIED = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?P<what>[^.?!:\n]{1,40})\?\s*"
-                               r"(?:no|nope|not\s+really)\s*(?P<end>[.!]|$)",
+                               r"(?:no|nope|not\s+really)\s*(?P<end>[.!\u2014\u2013]|\s-\s|$)",
                                re.IGNORECASE | re.MULTILINE)
 
 
