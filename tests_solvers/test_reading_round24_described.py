@@ -236,3 +236,60 @@ def test_an_answer_marker_in_another_language_is_read(options, reply, expected):
 ])
 def test_another_language_gives_no_answer_the_markers_do_not_name(reply):
     assert read(QUALITIES, reply) is None
+
+
+# --- Found on blind23 (the lead's development set) -------------------------------------------
+
+@pytest.mark.parametrize(("options", "reply", "expected"), [
+    (QUALITIES, "The chord is not major — it has a stacked pair of minor thirds with a flattened "
+                "fifth, so it sounds tense and unstable.", "D"),
+    (QUALITIES, "It has a minor seventh on top of a major third and a perfect fifth.", "C"),
+    ({"A": "Major", "B": "Minor"}, "The chord sounds bright, with a major third above the root.",
+     "A"),
+    (QUALITIES, "I'd call it a plain major chord.", "A"),
+    (BAND, "The lead part is plucked, with strummed chords and string noise.", "B"),
+    (LEADS, "An electronic, synthetic timbre: a saw-wave lead with filter sweeps.", "D"),
+    (LEADS, "Violin? No — saxophone. The vibrato is breath-driven, not bow-driven.", "B"),
+    (GROUPS, "The beats fall into groups of five.", "C"),
+    ({"A": "Arch", "B": "Inverted arch", "C": "Ascending", "D": "Descending"},
+     "Eliminating options: it doesn't go up overall (not C), it doesn't peak between (not A), "
+     "and it doesn't dip and come back (not B).", "D"),
+    (EXCERPTS, "Excerpt 2 is not more syncopated; the first one is.", "A"),
+])
+def test_descriptions_and_eliminations_of_blind23(options, reply, expected):
+    assert read(options, reply) == expected
+
+
+@pytest.mark.parametrize(("options", "reply"), [
+    (QUALITIES, "The chord is not diminished — it has a stacked pair of minor thirds with a "
+                "flattened fifth."),  # the description's answer is denied in the same sentence
+    (QUALITIES, "It has a minor third."),  # minor or diminished
+    (QUALITIES, "No flattened fifth here."),
+    (QUALITIES, "The melody leaps a minor third."),
+    (SHAPES, "The melody starts high, dips to its lowest point in the middle, and rises back up. "
+             "That is the opposite of an arch."),  # was read as the arch on main
+    (SHAPES, "That is the opposite of an arch."),
+    (EXCERPTS, "Excerpt 2 is not more syncopated; the second one is."),
+    (EXCERPTS, "Excerpt 2 is not more syncopated."),
+    ({"A": "Arch", "B": "Inverted arch", "C": "Ascending", "D": "Descending"},
+     "It doesn't go up overall (not C), and it doesn't peak between (not A)."),  # leaves two
+])
+def test_near_misses_of_blind23_keep_no_answer(options, reply):
+    assert read(options, reply) is None
+
+
+def test_the_other_one_may_refer_to_a_clip_named_in_the_sentence_before():
+    loops = choice_reader({"A": "The first loop", "B": "The second loop"}, more="syncopated")
+    assert loops("The second loop is straight, with nothing off the beat. So the answer is the "
+                 "other one.").answer == "A"
+    assert loops("The second loop is less syncopated. So the answer is the other one.").answer \
+        == "A"
+    assert loops("The first loop and the second loop. So the answer is the other one.").answer \
+        is None
+    assert loops("Both loops are busy. So the answer is the other one.").answer is None
+
+
+def test_a_reply_of_blank_lines_is_corrected_once():
+    """The typo corrector drops a newline each time: the choice reader recursed once per line
+    until Python's recursion limit (a crash on main for 2,000 blank lines)."""
+    assert read(QUALITIES, "\n" * 2000) is None
