@@ -1,7 +1,7 @@
 """A chord said by its notes instead of its quality: "The chord contains the notes C, E, G and
-B♭." is a dominant seventh, "I hear A, C and E" a minor triad; or by the intervals above its root:
-"a stacked pair of minor thirds with a flattened fifth" is diminished, "a major third above the
-root" is major where major and minor are offered (docs/reading.md, round 24).
+B♭." is a dominant seventh, "the notes A, C and E" a minor triad; or by the intervals above its
+root: "a stacked pair of minor thirds with a flattened fifth" is diminished, "a major third above
+the root" is major where major and minor are offered (docs/reading.md, round 24).
 
 The quality is computed from the pitch classes named, tried on every note as the root (an
 inversion spells the same chord): a quality is read only when the notes spell exactly one
@@ -9,9 +9,10 @@ offered quality, under no other root, and the options are qualities only (``Majo
 triad``, ``Dominant seventh`` …). Notes that spell no offered quality (C, E, G, B: a major
 seventh) or several read nothing, and so does a list of fewer than three notes, a list not
 said to be the chord's notes ("the melody goes C, E, G") or one negated. Intervals are read
-the same way: the one offered quality that holds every interval said (a major third fits major
-and dominant: no answer where both are offered); an interval negated ("no flattened fifth") or
-said of a melody or a move reads nothing. Pure, no I/O.
+the same way when a third is among them: the one offered quality that holds every interval said
+(a major third fits major and dominant: no answer where both are offered). An interval negated
+("no flattened fifth") or said of a melody or a move, and intervals without a third ("a minor
+seventh above the root", graded no answer in the core corpus), read nothing. Pure, no I/O.
 """
 
 from __future__ import annotations
@@ -98,7 +99,9 @@ def _intervals_said(text: str, letters: dict[str, str]) -> set[str]:
                 return set()  # "no flattened fifth" rules out; it says nothing that fits
             steps |= intervals
             text = text[:match.start()] + " " * (match.end() - match.start()) + text[match.end():]
-    fits = {letter for quality, letter in letters.items() if steps and steps <= QUALITIES[quality]}
+    if not steps & {3, 4}:
+        return set()  # no third said: "a minor seventh above the root" alone is no quality
+    fits = {letter for quality, letter in letters.items() if steps <= QUALITIES[quality]}
     return fits if len(fits) == 1 else set()
 
 

@@ -12,7 +12,8 @@ and not negated ("not a bowed string instrument", "no bow noise", "unlike a bras
 when the families said fit exactly one option together ("plucked, with strummed chords" beside
 Guitar and Bass is the guitar; "a brass melody over bowed strings" fits none), and when no
 family negated points to it. A family whose members are two offered options ("a plucked string
-instrument" beside Guitar and Bass) reads nothing.
+instrument" beside Guitar and Bass) reads nothing, and so does a description beside an
+instrument that is not offered ("a bowed instrument, a cello" beside Violin).
 """
 
 from __future__ import annotations
@@ -53,8 +54,8 @@ INSTRUMENT_FAMILIES: dict[str, tuple[str, str]] = {
         r"\bkeyboard\s+instruments?\b",
         r"\b(?:pianos?|organs?|harpsichords?|synth\w*|keyboards?|celest[ae]s?|clavinets?"
         r"|rhodes|accordions?)\b"),
-    "hammered strings": (  # never a guitar's "hammer-on"
-        r"\bhammer(?:s|ed)?\b(?![-\u2010\s]*(?:ons?|offs?)\b)|\bstruck\s+strings?\b",
+    "hammered strings": (  # never a guitar's "hammer-on", nor an attack that "sounds hammered"
+        r"\bhammered\s+strings?\b|\bstruck\s+strings?\b|\bhammers?\s+(?:strik\w+|hit\w*)\b",
         r"\b(?:pianos?|dulcimers?|cimbaloms?|clavichords?)\b"),
     "distorted guitars": (
         r"\b(?:distorted|overdriven|fuzz|fuzzy)\s+(?:electric\s+)?(?:lead\s+)?guitars?\b"
@@ -67,6 +68,15 @@ INSTRUMENT_FAMILIES: dict[str, tuple[str, str]] = {
         r"\bsynth\w*|\bmoog\b"),
 }
 
+# Instruments by name: one named that no option is makes a description no answer ("a bowed
+# instrument, a cello" beside Violin).
+_INSTRUMENT = re.compile(
+    r"\b(violin|viola|cello|violoncello|double\s+bass|contrabass|fiddle|trumpet|trombone"
+    r"|french\s+horn|tuba|cornet|flugelhorn|euphonium|bugle|saxophone|sax|clarinet|oboe|bassoon"
+    r"|english\s+horn|harmonica|accordion|melodica|bagpipes?|flute|piccolo|recorder|fife|guitar"
+    r"|banjo|mandolin|ukulele|harp|lute|sitar|koto|zither|harpsichord|piano|organ|celesta"
+    r"|clavinet|dulcimer|cimbalom|clavichord|synthesizer|marimba|xylophone|vibraphone"
+    r"|glockenspiel)s?\b", re.IGNORECASE)
 # An option is a family's member when it is that instrument, not when it mentions one ("A jazz
 # piece with a trumpet solo" answers a question of genre): an article or a parenthesis aside.
 _OPTION_FILLER = re.compile(r"^\s*(?:an?|the)\s+|\s*\([^()]*\)|[.!]+\s*$", re.IGNORECASE)
@@ -97,8 +107,11 @@ def instrument_family(options: Mapping[str, str], families: Families = INSTRUMEN
     if not any(len(found) == 1 for found in letters.values()):
         return None
     patterns = {family: re.compile(said, re.IGNORECASE) for family, (said, _) in families.items()}
+    offered = " | ".join(str(text) for text in options.values()).casefold()
 
     def said(text: str) -> tuple[set[str], str | None]:
+        if any(m.group(1).casefold() not in offered for m in _INSTRUMENT.finditer(text)):
+            return set(), "an instrument named that is not offered"  # "bowed, like a cello"
         answers = set(options)  # what every family said fits: "plucked" and "strummed" a guitar
         denied: set[str] = set()
         said_any = unoffered = False  # "a brass melody over bowed strings", no brass offered

@@ -61,6 +61,10 @@ def test_an_instrument_said_by_its_family_is_its_one_offered_member(options, rep
     (LEADS, "A brassy, bright lead line."),  # a timbre, no family: no brass offered anyway
     (INSTRUMENTS, "It might be a brass instrument."),
     (INSTRUMENTS, "It starts with a bowed string instrument, but then a flute takes over."),
+    (INSTRUMENTS, "A bowed string instrument, a cello."),  # an instrument not offered
+    (INSTRUMENTS, "The bowing is smooth, like a cello."),
+    (BAND, "Hammered strings, like a dulcimer."),
+    (BAND, "The attack sounds hammered."),
 ])
 def test_a_family_negated_hedged_or_fitting_two_options_reads_nothing(options, reply):
     assert read(options, reply) is None
@@ -265,6 +269,7 @@ def test_descriptions_and_eliminations_of_blind23(options, reply, expected):
                 "flattened fifth."),  # the description's answer is denied in the same sentence
     (QUALITIES, "It has a minor third."),  # minor or diminished
     (QUALITIES, "No flattened fifth here."),
+    (QUALITIES, "That B\u266d is a minor seventh above the root, giving a C7 sound."),  # no third
     (QUALITIES, "The melody leaps a minor third."),
     (SHAPES, "The melody starts high, dips to its lowest point in the middle, and rises back up. "
              "That is the opposite of an arch."),  # was read as the arch on main
