@@ -36,6 +36,8 @@ _TURN = re.compile(r"\b(?:but|however|though|although|yet|actually|wait|hmm+|ins
 def described_in_sentences(reply: str, reader: ChoiceReader, described: ValueReader
                            ) -> Reading | None:
     """The one answer the reply's sentences describe, each read whole, or None (module doc)."""
+    if len(reply) > 2 * MAX_CHARS:  # before the markup is cleaned: that is not linear
+        return None
     text = clean_markup(unify_line_breaks(unicodedata.normalize("NFKC", reply))).strip()
     if not text or len(text) > MAX_CHARS or _TURN.search(text):
         return None
