@@ -35,7 +35,8 @@ _GROUPING = re.compile(
     r"|(?<![\d/])(?P<signature>[2-7])/4(?![\d/])"  # "5/4": five quarter beats to a bar
     rf"|\bevery\s+(?P<every>{_EVERY})\s+(?:strong\s+)?(?:beats?|counts?)\b"  # "every third beat"
     rf"|\bevery\s+(?P<pulses>{_EVERY})\s+(?:pulses?|clicks?|ticks?)\b"
-    r"|\b(?P<bare>twos|threes|fours|fives|sixes|sevens)\b",  # "not fours and not fives"
+    r"|\b(?P<bare>twos|threes|fours|fives|sixes|sevens)\b"  # "not fours and not fives"
+    r"|^\W*(?:so|thus|hence|therefore)\W+(?P<concluded>[2-7])\W*$",  # "So 5." (count options)
     re.IGNORECASE)
 _DIVISION = re.compile(r"\b(?:each|every)\s+beat\s+(?:is\s+)?(?:split|divided|subdivided|broken)"
                        r"\s+(?:in|into)\s+(?P<count>two|three|2|3)\b", re.IGNORECASE)
@@ -74,6 +75,7 @@ def meters(options: Mapping[str, str]) -> dict[str, Meter]:
 def meter_said(offered: dict[str, Meter]) -> Said:
     """The reader of a meter said by its grouping (module doc)."""
     compound = any(division == 3 for _beats, division in offered.values())
+    counts_only = all(division is None for _beats, division in offered.values())  # "Groups of N"
     # Quadruple time is duple time to a grader when the options offer simple duple and no four.
     quadruple_as_duple = (2, 2) in offered.values() and all(
         beats != 4 for beats, _division in offered.values())
@@ -86,8 +88,8 @@ def meter_said(offered: dict[str, Meter]) -> Said:
         ruled_out: set[int] = set()
         for match in _GROUPING.finditer(text):
             kind = match.lastgroup or ""
-            if kind == "pulses" and compound:
-                continue  # six-eight has a strong beat every three pulses too
+            if (kind == "pulses" and compound) or (kind == "concluded" and not counts_only):
+                continue  # six-eight has a strong beat every three pulses too; "So 2." of 2/4?
             count = {"common": 4, "waltz": 3}.get(kind) or _count(match.group(kind))
             negated = bool(_NEGATED.search(text[:match.start()][-30:]))
             (ruled_out if negated else named).add(count)

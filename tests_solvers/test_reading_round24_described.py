@@ -255,6 +255,7 @@ def test_another_language_gives_no_answer_the_markers_do_not_name(reply):
     (LEADS, "An electronic, synthetic timbre: a saw-wave lead with filter sweeps.", "D"),
     (LEADS, "Violin? No — saxophone. The vibrato is breath-driven, not bow-driven.", "B"),
     (GROUPS, "The beats fall into groups of five.", "C"),
+    (GROUPS, "Not groups of 4. Not 3 either: one beat too many per cycle. So 5.", "C"),
     ({"A": "Arch", "B": "Inverted arch", "C": "Ascending", "D": "Descending"},
      "Eliminating options: it doesn't go up overall (not C), it doesn't peak between (not A), "
      "and it doesn't dip and come back (not B).", "D"),
@@ -268,6 +269,8 @@ def test_descriptions_and_eliminations_of_blind23(options, reply, expected):
     (QUALITIES, "The chord is not diminished — it has a stacked pair of minor thirds with a "
                 "flattened fifth."),  # the description's answer is denied in the same sentence
     (QUALITIES, "It has a minor third."),  # minor or diminished
+    (METERS, "So 2."),  # a bare count concludes only where the options are counts
+    (GROUPS, "So 4 or 5."),
     (QUALITIES, "No flattened fifth here."),
     (QUALITIES, "That B\u266d is a minor seventh above the root, giving a C7 sound."),  # no third
     (QUALITIES, "The melody leaps a minor third."),
