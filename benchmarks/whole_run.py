@@ -18,8 +18,10 @@ calling shell sets ``PYTHONDONTWRITEBYTECODE``: without it every run compiles ev
 and rewrites every plugin's asserts again (several seconds of start-up). A small plugin
 (``benchmarks/phase_clock.py``, loaded with ``-p``) notes when the run passes each phase; the
 table prints, for each run: collection (process start to the end of collection: interpreter,
-imports, plugins, items), prefetch (the requests), tests (the test bodies taking the prefetched
-records), wrap-up (last test to process exit: records, report, caches), the whole process, its
+imports, plugins, items), prefetch (until the first test body may start: since the prefetch
+runs beside the test bodies, the first answers; a fully cached run's whole prefetch), tests
+(the test bodies, taking each result as it comes while the rest are in flight), wrap-up (last
+test to process exit: records, report, caches), the whole process, its
 cost per trial, the process's CPU time (user + system) per trial, which depends less on
 what else the machine runs, the load average when the run started and, for the fresh run,
 the rate against the ideal, ``concurrency / latency`` requests per second over the requests
@@ -105,6 +107,9 @@ def main() -> None:
                         help="pytest selection options, e.g. \"-m 'zero and midi'\" "
                              "(default: the 1,008 core trials)")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--fresh-no-report", action="store_true",
+                        help="the fresh run with --no-report too (the requests, the tests and "
+                             "the terminal's lines, no report)")
     args = parser.parse_args()
     parent, child = multiprocessing.Pipe()
     server = multiprocessing.Process(target=serve, args=(args.latency_s, child), daemon=True)
@@ -125,7 +130,8 @@ def main() -> None:
             for repeat in range(args.repeats):
                 cache = root / f"responses-{repeat}.sqlite"
                 before = sent()
-                fresh = run_bench(args, base_url, cache, root / f"fresh-{repeat}")
+                fresh = run_bench(args, base_url, cache, root / f"fresh-{repeat}",
+                                  *(["--no-report"] if args.fresh_no_report else []))
                 requests = sent() - before
                 cached = run_bench(args, base_url, cache, root / f"cached-{repeat}",
                                    "--no-report")

@@ -15,11 +15,15 @@ from .asking_back import unless_asking_back
 from .choices import ChoiceReader
 from .closing_inner import answer_inside_closing
 from .counted_answers import counted_total, level_rank
+from .described import DescribedReader
+from .described_sentences import described_in_sentences
 from .elimination import option_left
 from .option_tails import option_ending
+from .other_languages import in_english_markers
 from .ranked_leans import unless_ranked
 from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import EXPLICIT_SOURCES, FALLBACK_SOURCES, HEDGE, Reading, ValueReader, read_reply
+from .ruled_out import asked_and_denied
 from .typos import corrected
 
 MAX_ELIMINATION_CHARS = 6000  # the elimination reads the whole reply: a long answer's size
@@ -29,9 +33,13 @@ _ANSWER_MADE = re.compile(r"\b(?:make|makes|made|making)\s+(?:the|my)\s+(?:answe
                           r"(?P<value>\(?[A-Za-z]\)?|option\s+\(?[A-Za-z]\)?)\s*[.!]?\s*$")
 
 
-def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None = None
-                ) -> Reading:
-    """``read_reply(reply, reader)``, else the described answer, else the option left."""
+def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None = None,
+                spelt: bool = False) -> Reading:
+    """``read_reply(reply, reader)``, else the described answer, else the option left;
+    ``spelt`` when the reply is already the typo-corrected one (it is corrected once only)."""
+    if isinstance(reply, str):
+        reply = asked_and_denied(in_english_markers(reply), reader.named)  # "答案是B。",
+        # "La respuesta es B.", "Triple? No. …" (not triple)
     reading = read_reply(reply, reader)
     if not isinstance(reply, str):
         return reading
@@ -49,6 +57,12 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
                 return unless_asking_back(spelt, reply)
         return unless_asking_back(reading, reply)
     said = read_reply(reply, described) if described is not None else reading
+    if said.via == "described" and isinstance(described, DescribedReader) \
+            and said.answer in described.denied(reply):  # "The chord is not diminished — it
+        said = Reading(None, said.source, "described answer denied", span=said.span)  # has …"
+    if said.answer is None and HEDGE not in (said.error, reading.error) and described is not None \
+            and (whole := described_in_sentences(reply, reader, described)) is not None:
+        said = whole  # "The melody starts high, drops …, and climbs back up at the end."
     if said.answer is None and reading.error != HEDGE:
         said = read_reply(reply, partial(_answer_made, reader=reader))
     # A comparison names both clips ("Loop 1 is more syncopated than loop 2"), an elimination
@@ -66,11 +80,13 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
                 Reading(inner, "last_sentence", None, "inside_closing"), reply)
     # "diminshed", "Final Answer: Trumpt", "steel drum" (round 18); and a hedge only for want of
     # the word misspelt ("Compoud duple time 6/8" names duple and 6/8 until "compound" is read)
-    if len(reply) <= MAX_ELIMINATION_CHARS \
+    # (once: the corrector may change what it already changed, and "\n" * 2000 recursed
+    # until Python's recursion limit before round 24)
+    if not spelt and len(reply) <= MAX_ELIMINATION_CHARS \
             and (fixed := corrected(reply, option_words(reader), numbers=True)) != reply:
-        spelt = read_choice(fixed, reader, described)
-        if spelt.answer is not None:
-            return spelt
+        fixed_reading = read_choice(fixed, reader, described, spelt=True)
+        if fixed_reading.answer is not None:
+            return fixed_reading
     if reading.source in EXPLICIT_SOURCES:
         ending = option_ending(reading.span, reader.options) \
             if reading.span and reading.error != HEDGE else None  # "Final Answer: a drone"

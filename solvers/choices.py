@@ -75,7 +75,7 @@ FILLER = frozenset(
     type kind quality chord chords triad level category class label recording clip audio sample
     example piece track song music played given what call called just only really very much
     strongly leaning lean toward towards am well ok okay alright hmm conclusion short summary simply
-    unmistakable unmistakably textbook
+    unmistakable unmistakably textbook plain
     answering respond response reply at all instrument instruments heard after careful
     carefully listening analysis thought or and nor vs versus based genre style mood key
     tonality timbre emotion feel feels felt feeling character main primary featured prominent

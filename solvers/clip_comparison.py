@@ -20,8 +20,13 @@ _CLIP_NOUN = r"(?:loop|excerpt|clip|rhythm|pattern|recording|example|track|sampl
 # "the first loop", "the second one", "Loop 1", "excerpt #2", "the first".
 _CLIP = (rf"(?:(?:the\s+)?(?P<ord>first|second|1st|2nd)(?:\s+(?:one|{_CLIP_NOUN}))?"
          rf"|{_CLIP_NOUN}\s*(?:#\s*|no\.?\s*)?(?P<num>1|2|one|two)\b)")
-# A clip named alone, as the whole answer.
-_CLIP_ALONE = re.compile(rf"\W*{_CLIP}\W*", re.IGNORECASE)
+# A clip named alone, as the whole answer ("So Excerpt 2.": a conclusion of the reasons before).
+_CLIP_ALONE = re.compile(rf"\W*(?:(?:so|thus|hence|therefore)\W+)?{_CLIP}\W*", re.IGNORECASE)
+# "…, so the answer is the other one": the clip not named before it (round 24).
+OTHER_ONE = re.compile(r"(?<!\bnot\s)\b(?:the\s+answer\s+(?:is|must\s+be)|i(?:['\u2019]d|\s+would)"
+                        r"\s+(?:pick|choose|go\s+with)|it\s*(?:['\u2019]s|\s+is|\s+must\s+be))\s+"
+                        rf"the\s+other\s+(?:one|{_CLIP_NOUN})\W*$", re.IGNORECASE)
+_CLIP_NAMED = re.compile(rf"\b{_CLIP}", re.IGNORECASE)
 # A strict ranking of the two clips, "Excerpt 1 > Excerpt 2" ("<" the other way; never ">="):
 # its top is the answer when the property is named before it ("Syncopation, highest first: …").
 _RANKING = re.compile(rf"{_CLIP}\s*(?P<op>>|<|\u226b|\u226a)(?!=)\s*"
@@ -91,6 +96,10 @@ class ClipComparison:
             (rf"\b(?:it|that)(?:['\u2019]s|\s+is)\s+{_CLIP}\s+(?:whose|that|which|where)\s+"
              rf"[^.;!?,:\u2014\u2013]{{0,80}}?\b{none}", True),
         ]
+        self.patterns.append(  # "Excerpt 2 is not more syncopated; the first one is." (round 24)
+            (_CLIP.replace("?P<ord>", "?P<ord0>").replace("?P<num>", "?P<num0>")
+             + rf"\s+(?:is\s+not|isn['\u2019]t)\s+{more}\s*(?:[;,.]|\u2014|\u2013)\s*(?:but\s+)?"
+             rf"{_CLIP}\s+is[\s;.!]*$", True))
         self.patterns.append(  # "…, but loop 2 has even more": that clip too (round 21)
             (rf"{_CLIP}\s+(?:has|is|sounds|feels|seems)\s+(?:even|still)\s+more\b", True))
         if has_more:
@@ -121,10 +130,19 @@ class ClipComparison:
             for match in pattern.finditer(text):
                 word = (match.group("ord") or match.group("num")).casefold()
                 clip = _ORDINAL[word]
+                denied = match.groupdict().get("ord0") or match.groupdict().get("num0")
+                if denied and _ORDINAL[denied.casefold()] == clip:
+                    return None, HEDGE  # "Excerpt 2 is not more syncopated; the second one is."
                 if re.search(r"\b(?:not|never|n['\u2019]t)\s+$", text[:match.start()][-12:]):
                     return None, "negated comparison"
                 said.add(clip if is_answer else 3 - clip)
         said |= self._ranked_first(text)
+        if other := OTHER_ONE.search(text):  # "Excerpt 2 stays on the beat, so … the other one"
+            named = {_ORDINAL[(m.group("ord") or m.group("num")).casefold()]
+                     for m in _CLIP_NAMED.finditer(text[:other.start()])}
+            if len(named) != 1:
+                return None, "no clip the other one is the other of"
+            said.add(3 - named.pop())
         if not said and (alone := _CLIP_ALONE.fullmatch(text)):  # "Excerpt 2", "The second one."
             said.add(_ORDINAL[(alone.group("ord") or alone.group("num")).casefold()])
         if len(said) != 1:

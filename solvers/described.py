@@ -17,12 +17,16 @@ import re
 from collections.abc import Callable, Mapping
 
 from .choices import ChoiceReader
+from .chord_notes import chord_notes, quality_letters, without_notes
 from .clip_comparison import ClipComparison, clip_letters, compared_property
 from .closing_clauses import introduces_what_is_denied
+from .described_meter import meter_said, meters
 from .drum_kit import drum_kit, drum_kit_letter
+from .instrument_families import INSTRUMENT_FAMILIES, Families, instrument_family
 from .reply_spans import HEDGE
 
 Said = Callable[[str], "tuple[set[str], str | None]"]  # a span -> (answers, why none)
+MAX_DENIAL_CHARS = 4000  # a reply this long is searched for a denial of the described answer
 
 _DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure|uncertain|"
                     r"if|unless|whether|not\s+(?:\w+\s+)?(?:sure|certain)|hard\s+to|"
@@ -30,7 +34,8 @@ _DOUBT = re.compile(r"\?|\b(?:maybe|perhaps|possibly|probably|might|could|unsure
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without|neither|nor)|n['\u2019]t)\s+(?:\w+\s+){0,2}$",
                       re.IGNORECASE)
 _SEGMENT = re.compile(r"\s*[,;:.\u2014\u2013]\s*")
-_RULED_OUT = re.compile(r"^(?:and\s+|but\s+)?(?:(?:it|this)(?:\s*['\u2019]\s*s|\s+is)\s+)?"
+_RULED_OUT = re.compile(r"^(?:and\s+|but\s+)?(?:(?:it|this|the\s+(?:chord|melody|meter|instrument|"
+                        r"rhythm|shape))(?:\s*['\u2019]\s*s|\s+is)\s+)?"
                         r"(?:(?:definitely|clearly|certainly)\s+)?not\s+(?P<what>.+)$",
                         re.IGNORECASE)
 
@@ -43,11 +48,12 @@ _MOTION = (r"(?:go|goes|going|went|come|comes|coming|came|run|runs|running|ran|m
            r"|moved|step|steps|stepping|stepped|climb|climbs|climbing|climbed|head|heads|headed"
            r"|heading|leap|leaps|leaping|leapt|jump|jumps|jumped|back|way|all\s+the\s+way)")
 _BEFORE = r"(?:(?:one|note)\s+before|(?:last|previous|preceding)(?:\s+(?:one|note))?)"
-_DIRECTION = re.compile(
-    r"(?P<up>\b(?:ris(?:e|es|ing)|rose|climb(?:s|ing|ed)?|ascend(?:s|ing|ed)?|upwards?"
-    rf"|{_MOTION}\s+up|higher\s+than\s+the\s+{_BEFORE}))\b"
+_MANNER = r"(?:\s+(?:steadily|gradually|smoothly|slowly|straight|stepwise|consistently))?"
+_DIRECTION = re.compile(  # "peaks" reaches the top after rising: up (never a turn by itself)
+    r"(?P<up>\b(?:ris(?:e|es|ing)|rose|climb(?:s|ing|ed)?|ascend(?:s|ing|ed)?|upwards?|peak(?:s|ed)"
+    rf"|{_MOTION}{_MANNER}\s+up|higher\s+than\s+the\s+{_BEFORE}))\b"
     r"|(?P<down>\b(?:fall(?:s|ing)?|fell|drop(?:s|ping|ped)?|descend(?:s|ing|ed)?|sink(?:s|ing)?"
-    rf"|sank|downwards?|{_MOTION}\s+down|lower\s+than\s+the\s+{_BEFORE}))\b"
+    rf"|sank|downwards?|{_MOTION}{_MANNER}\s+down|lower\s+than\s+the\s+{_BEFORE}))\b"
     r"|(?P<turn>\b(?:turn(?:s|ed|ing)?|revers(?:e|es|ed|ing)|changes?\s+direction))\b",
     re.IGNORECASE)
 
@@ -55,12 +61,20 @@ _DIRECTION = re.compile(
 # A contour is said of the whole melody ("the melody", "it", "each note"), never of a part.
 _WHOLE = re.compile(r"\b(?:melody|tune|line|scale|arpeggio|phrase|sequence|contour|it|pitch|"
                     r"(?:each|every)\s+note|throughout|from\s+start\s+to\s+finish"
-                    r"|from\s+beginning\s+to\s+end)\b", re.IGNORECASE)  # "Rises throughout."
+                    r"|from\s+beginning\s+to\s+end)\b"  # "Rises throughout."
+                    r"|^\W*(?:starts|begins)\b",  # the melody unsaid: "Starts low, …"
+                    re.IGNORECASE)
+# Where the melody starts says which way it first moves: "starts low" and then only up.
+_START = re.compile(r"\b(?:starts|begins|starting|beginning)\s+(?:(?P<up>low)|(?P<down>high))\b",
+                    re.IGNORECASE)
 _PART = re.compile(r"\b(?:first|last|opening|final|next|second|third|fourth|fifth|middle|"
                    r"closing|later|earlier|one)\s+(?:(?:two|three|four|"
                    r"five|six|few|couple\s+of)\s+)?(?:notes?|half|halves|part|parts|bars?|"
                    r"measures?|phrases?|steps?|intervals?|leaps?|section)\b|\bthen\s+stops\b",
                    re.IGNORECASE)
+# A top or bottom reached in the middle turns the melody: "peaks in the middle" is no rise alone.
+_MIDDLE_TURN = re.compile(r"\b(?:peak(?:s|ed)?|highest|lowest|top|bottom)\b[^,;.]{0,30}?\b"
+                          r"(?:middle|halfway|midway)\b", re.IGNORECASE)
 
 
 # Words of a contour that is none of the shapes, or of no commitment to one.
@@ -107,6 +121,10 @@ def _contour(shapes: dict[str, str]) -> Said:
                 moves.append(kind)
         if not moves and every_step and len(denied) == 1 and not turned:
             moves = ["down" if "up" in denied else "up"]  # "not one step goes upward"
+        turned = turned or bool(_MIDDLE_TURN.search(text))
+        start = _START.search(text)
+        if start and moves and start.lastgroup != moves[0]:
+            return set(), "starts the other way"  # "starts low and falls" is no shape
         shape = "_".join(moves)
         one_phase = len(moves) == 1 and _PHASE.search(text)
         if not moves or (turned and len(moves) == 1) or shape not in shapes \
@@ -125,45 +143,6 @@ def _shapes(options: Mapping[str, str]) -> dict[str, str]:
             return {}
         found[shape] = letter
     return found if len(found) >= 3 else {}
-
-
-# --- Meter -----------------------------------------------------------------------------------
-
-_NUMBERS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7}
-_PLURALS = {"twos": 2, "threes": 3, "fours": 4, "fives": 5, "sixes": 6, "sevens": 7}
-_GROUPING = re.compile(
-    r"\bgroup(?:s|ed|ing)?\s+(?:in|into|of)\s+(?P<plural>twos|threes|fours|fives|sixes|sevens"
-    r"|[2-7]s?)\b|\bin\s+(?P<in>two|three|four|five|six|seven|[2-7])\b(?![-\u2013/])"
-    r"|\b(?P<beats>two|three|four|five|six|seven|[2-7])\s+beats?\s+(?:to|per|in)\s+(?:a|the|"
-    r"each)\s+(?:bar|measure|group|cycle)\b|\b(?P<common>common\s+time)\b|\b(?P<waltz>waltz)\b"
-    r"|(?<![\d/])(?P<signature>[2-7])/4(?![\d/])",  # "5/4": five quarter beats to a bar
-    re.IGNORECASE)
-
-
-def _count(word: str) -> int:
-    word = word.casefold().removesuffix("/4")
-    return int(word.rstrip("s")) if word[0].isdigit() else _PLURALS.get(word, _NUMBERS.get(word, 0))
-
-
-def _meter(groups: dict[int, str]) -> Said:
-    def said(text: str) -> tuple[set[str], str | None]:
-        named: set[int] = set()
-        ruled_out: set[int] = set()
-        for match in _GROUPING.finditer(text):
-            kind = match.lastgroup or ""
-            count = {"common": 4, "waltz": 3}.get(kind) or _count(match.group(kind))
-            negated = bool(_NEGATED.search(text[:match.start()][-30:]))
-            (ruled_out if negated else named).add(count)
-        if len(named) != 1 or named & ruled_out or not named <= set(groups):
-            return set(), "no grouping said"
-        return {groups[named.pop()]}, None
-    return said
-
-
-def _groups(options: Mapping[str, str]) -> dict[int, str]:
-    found = {int(m.group(1)): letter for letter, text in options.items()
-             if (m := re.fullmatch(r"\s*groups?\s+of\s+([2-7])\s*", str(text), re.IGNORECASE))}
-    return found if len(found) == len(options) >= 2 else {}
 
 
 # --- No vocals -------------------------------------------------------------------------------
@@ -198,28 +177,41 @@ def _no_vocals_letter(options: Mapping[str, str]) -> str | None:
 class DescribedReader:
     """Reads one span for the described answers its options allow (see the module doc)."""
 
-    def __init__(self, reader: ChoiceReader, said: list[Said], compared: Said | None = None):
+    def __init__(self, reader: ChoiceReader, said: list[Said], compared: Said | None = None,
+                 unnamed: Callable[[str], str] = str):
         self.reader, self.said, self.compared = reader, said, compared
+        self.unnamed = unnamed  # the text without what names no option (a chord's notes)
 
-    def __call__(self, text: str, source: str) -> tuple:
-        if _DOUBT.search(text):
-            return None, "doubts or supposes"
-        if introduces_what_is_denied(text):  # "The one shape it does not have is this: Arch."
-            return None, "names what is denied"
+    def _ruled_out(self, text: str) -> tuple[set[str], list[str]]:
+        """The options the text's segments rule out ("Not ascending, not descending; …"), and
+        its other segments."""
         ruled_out: set[str] = set()
         kept = []
         for segment in _SEGMENT.split(text):
             match = _RULED_OUT.match(segment)
             named, _via, pure = self.reader.named(match.group("what")) if match else (set(), 0, 0)
             if named and pure:
-                ruled_out |= named  # "Not ascending, not descending; ..."
+                ruled_out |= named
             else:
                 kept.append(segment)
+        return ruled_out, kept
+
+    def denied(self, reply: str) -> set[str]:
+        """The options a segment of ``reply`` rules out anywhere: a description read from one
+        part of a sentence never stands against "The chord is not diminished — …"."""
+        return self._ruled_out(reply[:MAX_DENIAL_CHARS])[0]
+
+    def __call__(self, text: str, source: str) -> tuple:
+        if _DOUBT.search(text):
+            return None, "doubts or supposes"
+        if introduces_what_is_denied(text):  # "The one shape it does not have is this: Arch."
+            return None, "names what is denied"
+        ruled_out, kept = self._ruled_out(text)
         rest = " ; ".join(kept)
         answers: set[str] = set()
         for said in self.said:
             answers |= said(rest)[0]
-        if answers and self.reader.named(rest)[0] - answers:
+        if answers and self.reader.named(self.unnamed(rest))[0] - answers:
             return None, HEDGE  # "it only rises, unlike the arch": another option named
         compared = self.compared(rest)[0] if self.compared is not None else set()
         answers |= compared  # the clips are named by their options' own words
@@ -230,14 +222,22 @@ class DescribedReader:
         return answers.pop(), None, "comparison" if compared else "described"
 
 
-def described_reader(reader: ChoiceReader, more: str | None = None) -> DescribedReader | None:
-    """The described-answer reader of ``reader``'s options, or None if none applies."""
+def described_reader(reader: ChoiceReader, more: str | None = None,
+                     families: Families = INSTRUMENT_FAMILIES) -> DescribedReader | None:
+    """The described-answer reader of ``reader``'s options, or None if none applies;
+    ``families`` says which instruments a family names (:mod:`solvers.instrument_families`)."""
     options = reader.options
     said: list[Said] = []
+    if (family := instrument_family(options, families)) is not None:
+        said.append(family)
     if shapes := _shapes(options):
         said.append(_contour(shapes))
-    if groups := _groups(options):
-        said.append(_meter(groups))
+    if offered := meters(options):
+        said.append(meter_said(offered))
+    unnamed: Callable[[str], str] = str
+    if qualities := quality_letters(options):
+        said.append(chord_notes(qualities))
+        unnamed = without_notes  # "the notes A, C and E" name no option A or C
     if (letter := _no_vocals_letter(options)) is not None:
         said.append(_no_vocals(letter))
     if (letter := drum_kit_letter(options)) is not None:
@@ -246,7 +246,7 @@ def described_reader(reader: ChoiceReader, more: str | None = None) -> Described
     if (letters := clip_letters(options)) and (adjective := compared_property(options, more)):
         compare = ClipComparison(letters, adjective)
         compared = lambda text: _as_said(compare(text, ""))  # noqa: E731
-    return DescribedReader(reader, said, compared) if said or compared else None
+    return DescribedReader(reader, said, compared, unnamed) if said or compared else None
 
 
 def _as_said(reading: tuple) -> tuple[set[str], str | None]:

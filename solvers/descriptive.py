@@ -48,8 +48,8 @@ _LIKENESS = re.compile(r"\b(?:typical(?:ly)?|characteristic|reminiscent|common(?
                        re.IGNORECASE)
 _NEGATION = re.compile(
     r"\b(?:not|no|never|nor|neither|none|nothing|without|unlike|except|rather|instead|than|"
-    r"lacks?|lacking|missing|absent|hardly|barely|rules?\s+out|ruled\s+out|excludes?|excluding"
-    r"|(?:opposite|reverse|inverse|converse)\s+of)"  # "the opposite of an arch" (round 24)
+    r"opposite|reverse|inverse|contrary|"  # "That is the opposite of an arch." (round 24)
+    r"lacks?|lacking|missing|absent|hardly|barely|rules?\s+out|ruled\s+out|excludes?|excluding)"
     r"\b|n['\u2019]t\b", re.IGNORECASE)
 _NEITHER_NOR = re.compile(r"\W*(?:it\s*(?:'|\u2019)?\s*s\s+|it\s+is\s+)?neither\b.+\bnor\b",
                           re.IGNORECASE | re.DOTALL)

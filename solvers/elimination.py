@@ -44,6 +44,8 @@ _RULED_OUT = (
 # A parenthetical aside explains ("not the flute (far too brassy)"): left out unless it names
 # an option.
 _ASIDE = re.compile(r"\s*\([^()]*\)")
+# An aside that only rules out ("(not C)") is a clause of its own (round 24).
+_RULING_ASIDE = re.compile(r"\s*\(\s*(not\s+[^()]{1,40})\)", re.IGNORECASE)
 # The close of a list ruled out together: "…, arch and inverted arch are all out".
 _LIST_RULED_OUT = re.compile(r"\band\b.+\bare\s+(?:also\s+|all\s+)?(?:out|ruled\s+out|excluded"
                              r"|eliminated)\b", re.IGNORECASE)
@@ -66,6 +68,7 @@ def option_left(reply: str, reader: ChoiceReader) -> str | None:
     ruled_out: set[str] = set()
     named_alone: set[str] = set()
     listed: set[str] = set()  # "ascending, arch and inverted arch are all out": the list's head
+    reply = _RULING_ASIDE.sub(r"; \1;", reply)  # "it doesn't go up (not C), …": C ruled out
     reply = _ASIDE.sub(lambda aside: aside.group() if reader.named(aside.group())[0] else "", reply)
     after_comma = False
     for clause in _CLAUSES.split(reply.replace(",", "\0,")):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from .choice_fallbacks import read_choice
 from .choices import ChoiceReader, options_named
 from .described import described_reader
+from .instrument_families import INSTRUMENT_FAMILIES, Families
 from .reply_spans import HEDGE
 
 NO_OPTION = "no_option_named"
@@ -39,15 +40,17 @@ class McqMatch:
     via: str | None = None
 
 
-def match_option(reply: str, options: Mapping[str, str]) -> McqMatch:
-    """The one option ``reply`` commits to among ``options`` (letter -> text).
+def match_option(reply: str, options: Mapping[str, str],
+                 families: Families = INSTRUMENT_FAMILIES) -> McqMatch:
+    """The one option ``reply`` commits to among ``options`` (letter -> text); ``families``
+    the instrument families a reply may name instead (:mod:`solvers.instrument_families`).
 
     Never raises; a reply that is not text names nothing.
     """
     if not isinstance(reply, str) or not options:
         return McqMatch(None, (), NO_OPTION)
     reader = ChoiceReader(options)
-    reading = read_choice(reply, reader, described_reader(reader))
+    reading = read_choice(reply, reader, described_reader(reader, families=families))
     if reading.answer is not None:
         return McqMatch(reading.answer, (reading.answer,), None, reading.source, reading.via)
     named = tuple(options_named(reading.span, reader)) if reading.span else ()

@@ -30,6 +30,7 @@ from .choices import ChoiceReader, options_named
 from .contradiction import unless_contradicted
 from .counted_answers import CountChoiceReader, counts_of
 from .described import described_reader
+from .instrument_families import INSTRUMENT_FAMILIES, Families
 from .pitch_scoring import read_pitch_reply, span_reader
 from .ranked_leans import unless_ranked
 from .reply_spans import HEDGE, Reading, read_reply
@@ -37,8 +38,9 @@ from .restated_questions import answered_restated
 from .sameness_phrases import sameness_question, undenied_sameness
 from .typos import corrected
 
-__all__ = ["HEDGE", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader", "letter_aliases",
-           "lettered_yes_no_reader", "pitch_answer_reader", "sameness", "yes_no_reader"]
+__all__ = ["HEDGE", "INSTRUMENT_FAMILIES", "SAMENESS", "Reading", "YesNoPhrases", "choice_reader",
+           "letter_aliases", "lettered_yes_no_reader", "pitch_answer_reader", "sameness",
+           "yes_no_reader"]
 
 ReplyReader = Callable[[str], Reading]
 AliasTable = Mapping[str, Iterable[str]]  # option text (or letter) -> other names a grader accepts
@@ -63,15 +65,18 @@ def letter_aliases(options: Mapping[str, str], aliases: AliasTable | None) -> di
 
 
 def choice_reader(options: Mapping[str, str], aliases: AliasTable | None = None,
-                  more: str | None = None) -> ReplyReader:
+                  more: str | None = None, families: Families = INSTRUMENT_FAMILIES
+                  ) -> ReplyReader:
     """Reads which of ``options`` ({"A": "Major", ...}) a reply commits to; ``aliases``
     ({"Dominant": ("dom7", "dominant seventh")}) are further names of an option; ``more``
-    ("syncopated") the property a question of two clips asks which has more of."""
+    ("syncopated") the property a question of two clips asks which has more of; ``families``
+    ({"brass": (said, members)}, regular expressions) the instrument families a reply may name
+    instead of an option (:data:`~solvers.instrument_families.INSTRUMENT_FAMILIES`)."""
     if not options:
         raise ValueError("a choice question needs options")
     kind = CountChoiceReader if counts_of(options) else ChoiceReader  # "2 (Low …)", "4 (…)"
     reader = kind(options, letter_aliases(options, aliases))
-    described = described_reader(reader, more)
+    described = described_reader(reader, more, families)
     return lambda reply: read_choice(reply, reader, described) if isinstance(reply, str) \
         else _NONE
 

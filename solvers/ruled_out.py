@@ -44,3 +44,19 @@ def other_of_two(text: str, options: list[str], named: Named) -> str | None:
         return None
     (left,) = [letter for letter in options if letter not in ruled_out]
     return left
+
+
+# "Triple? No. …": an option asked and denied at once is ruled out, as "Not triple." says it
+# (round 24); never "Triple? No idea." or "Triple? No, …, yes." (a "no" closing its sentence).
+_ASKED_AND_DENIED = re.compile(r"(?:^|(?<=[.!?:]\s)|(?<=\n))(?P<what>[^.?!:\n]{1,40})\?\s*"
+                               r"(?:no|nope|not\s+really)\s*(?P<end>[.!\u2014\u2013]|\s-\s|$)",
+                               re.IGNORECASE | re.MULTILINE)
+
+
+def asked_and_denied(text: str, named: Named) -> str:
+    """``text`` with each option asked and answered "No." written as ruled out ("Not X.")."""
+    def rule_out(match: re.Match[str]) -> str:
+        what = match.group("what").strip()
+        found, _via, pure = named(what)
+        return f"Not {what}." if len(found) == 1 and pure else match.group()
+    return _ASKED_AND_DENIED.sub(rule_out, text) if "?" in text else text

@@ -147,7 +147,7 @@ def test_the_extractor_sees_the_question_and_the_reply_never_the_stimulus_or_the
 
 
 def test_mcq_trials_share_the_hook_and_the_option_reader():
-    backend = ScriptedBackend(replies=["Definitely the woodwind one, I'm fairly sure."])
+    backend = ScriptedBackend(replies=["Definitely the one I liked best, I'm fairly sure."])
     trial = McqTrial("subject", "no-audio", 0, 0, MCQ_ITEM)
     flute = next(letter for letter, text in trial.options.items() if text == "a flute")
     extractor = ScriptedBackend(replies=[f"Final Answer: {flute}"], name="reader-model")

@@ -8,6 +8,7 @@ import filecmp
 import multiprocessing
 import os
 import signal
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -148,3 +149,39 @@ def test_a_busy_machine_draws_the_report_in_process(
     result, run_dir = _mini_run(pytester)
     assert result.ret == 0 and started == []
     assert (run_dir / "accuracy_by_modality.png").stat().st_size > 1000
+
+
+def _process_of(worker: FigureWorker):
+    return next(iter(worker._pool._processes.values()))
+
+
+def test_an_idle_worker_is_ended_at_once_and_a_busy_one_finishes_its_drawing() -> None:
+    """Issue 33: once every drawing is delivered, closing ends the worker without its
+    interpreter's orderly exit (0.3 s of a run's wrap-up); a drawing under way is awaited."""
+    idle = FigureWorker().start()
+    idle.draw(os.getpid).result()
+    process = _process_of(idle)
+    idle.close()
+    assert process.exitcode == -signal.SIGTERM
+    busy = FigureWorker().start()
+    drawing = busy.draw(time.sleep, 1.0)
+    process = _process_of(busy)
+    busy.close()
+    assert drawing.result() is None and process.exitcode == 0
+    assert multiprocessing.active_children() == []
+
+
+@pytest.mark.parametrize("spare", [False, True])
+def test_a_run_drawing_its_own_figures_warms_matplotlib_during_its_tests(
+        pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, spare: bool) -> None:
+    """Issue 33: matplotlib's import and font cache at the first test, off the wrap-up, when
+    no worker draws; a run with a worker leaves matplotlib to it."""
+    from reports.plugins import report
+
+    warmed: list[bool] = []
+    monkeypatch.setattr(report, "FIGURE_WORKER_MIN_TRIALS", 40)
+    monkeypatch.setattr(report, "spare_core", lambda: spare)
+    monkeypatch.setattr(report, "warm_figures", lambda: warmed.append(True))
+    result, run_dir = _mini_run(pytester)
+    assert result.ret == 0 and (run_dir / "accuracy_by_modality.png").stat().st_size > 1000
+    assert warmed == ([] if spare else [True])  # once, not at every test

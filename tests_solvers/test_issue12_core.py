@@ -169,9 +169,13 @@ HEDGES = ["Final Answer: {a} or {b}", "Final Answer: either {a} or {b}", "Maybe 
           "$\\boxed{{{a}}}$\n\nFinal Answer: {b}", "The answer is {a}, or possibly {b}.",
           "{a}\n{b}", "**Answer:** {a} / {b}", "{a}? Or {b}?", "Final Answer: {a} (or {b})",
           "I'd go with {a}, though {b} is possible.", "Final Answer: {a}; {b} is also possible",
-          "It's {a}. No wait, {b}.", "Final Answer: {a} - actually {b}", "{a}, {b}",
-          "The answer is {a}. Actually, {b}.", '{{"answer": "{a}"}}\nFinal Answer: {b}',
+          "{a}, {b}", '{{"answer": "{a}"}}\nFinal Answer: {b}',
           "Final Answer: {a} (though {b} is plausible)", "Final Answer: {a} vs {b}"]
+# An explicit change of mind with one new answer is no hedge (docs/reading.md, round 23): the
+# new answer may be read, or nothing, but never the answer abandoned.
+CHANGES_OF_MIND = ["It's {a}. No wait, {b}.", "Final Answer: {a} - actually {b}",
+                   "The answer is {a}. Actually, {b}.",
+                   "Final Answer: {a}\n\nWait, I was wrong.\n\nFinal Answer: {b}"]
 PREAMBLES = ["", "Let me think about the intervals step by step.\n\n",
              "**Analysis**\n- The bass is steady.\n- Options A and C seem unlikely.\n\n"]
 WRAPS = ["**{}**", "*{}*", "`{}`", "$\\text{{{}}}$", "\\({}\\)", "```\n{}\n```", "<b>{}</b>",
@@ -190,6 +194,18 @@ def test_a_hedge_of_two_different_valid_answers_is_never_credited(kind, data) ->
     reply = data.draw(st.sampled_from(PREAMBLES)) + data.draw(st.sampled_from(HEDGES)).format(
         a=a, b=b)
     assert read(reply) is None
+
+
+@ROOMY
+@given(st.sampled_from(sorted(KINDS)), st.data())
+def test_an_explicit_change_of_mind_never_credits_the_answer_abandoned(kind, data) -> None:
+    forms, read = KINDS[kind]
+    first, second = data.draw(st.lists(st.sampled_from(sorted(forms)), min_size=2, max_size=2,
+                                       unique=True))
+    a, b = data.draw(st.sampled_from(forms[first])), data.draw(st.sampled_from(forms[second]))
+    reply = data.draw(st.sampled_from(PREAMBLES)) + data.draw(
+        st.sampled_from(CHANGES_OF_MIND)).format(a=a, b=b)
+    assert read(reply) in (second, None)
 
 
 @ROOMY

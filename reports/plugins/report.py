@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from reports.builders.figure_worker import FigureWorker, spare_core
+from reports.builders.figure_worker import FigureWorker, spare_core, warm_figures
 from reports.gate.exit_status import FINISHED_BROKEN, broken
 from reports.plugins import hookspecs
 from reports.run import record_file, resume
@@ -27,8 +27,8 @@ from reports.run.session_usage import offline_models, session_usage_lines
 
 RECORD_PROPERTY = "eartest_record"
 # From this many selected trials a run's report draws its figures in a worker process started
-# at collection when a core is free (reports.builders.figure_worker): its imports overlap the
-# requests. A smaller run's report is quick enough; a worker would only add its start-up CPU.
+# at collection when a core is free (reports.builders.figure_worker), and imports what it needs
+# during the tests. A smaller run's report is quick: a worker would only add its start-up CPU.
 FIGURE_WORKER_MIN_TRIALS = 200
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,10 +51,6 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                     help="complete an interrupted run: same options, same directory; trials "
                          "it recorded are kept, the rest run (answered requests come from the "
                          "response cache)")
-
-
-def _is_worker(config: pytest.Config) -> bool:
-    return hasattr(config, "workerinput")
 
 
 def _run_dir(config: pytest.Config) -> Path:
@@ -104,6 +100,7 @@ class RecordPlugin:
         self.session: pytest.Session | None = None
         self.write_error: OSError | None = None  # records could not be written: broken
         self.figure_worker: FigureWorker | None = None  # draws the report's figures
+        self._warmed = False  # what the report imports, imported during the tests
 
     def pytest_sessionstart(self, session: pytest.Session) -> None:
         self.session = session
@@ -142,6 +139,15 @@ class RecordPlugin:
                 spare_core():
             self.figure_worker = FigureWorker().start()  # warms up while requests are sent
             self.config.add_cleanup(self.figure_worker.close)
+
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        """The report's imports while test bodies wait on the network (issue 33)."""
+        if not self._warmed and self.collected >= FIGURE_WORKER_MIN_TRIALS and \
+                not self.config.getoption("no_report"):
+            import reports.builders.artifacts  # noqa: F401 (0.4 s less of the wrap-up)
+            if self.figure_worker is None:  # drawn here: matplotlib too (0.5 s)
+                warm_figures()
+        self._warmed = True
 
     def _completeness(self, session: pytest.Session) -> dict:
         stopped = session.exitstatus == pytest.ExitCode.INTERRUPTED or bool(
@@ -345,7 +351,7 @@ class RecordPlugin:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if _is_worker(config):
+    if hasattr(config, "workerinput"):  # an xdist worker: the controller writes the records
         return
     fresh = not (config.getoption("run_dir") or config.getoption("resume"))
     writer = RecordWriter(_run_dir(config), fresh=fresh,

@@ -1,0 +1,48 @@
+"""Answer markers of a reply written in another language, said in English before a choice is
+read: "答案是B。" is "The answer is B.", "所以选B" "so I choose B", "La respuesta es C", "La
+réponse est C", "Die Antwort ist C", "答えはCです" (docs/reading.md, round 24). Pure, no I/O.
+
+Only the markers and the sentence punctuation are rewritten; the option must still be named by
+its letter or its own (English) text, as in any reply. Descriptions are never translated, so
+"答案是小三和弦" (the answer is a minor triad) names nothing. A letter glued to the words after
+it ("B小调", B minor) stays no letter.
+"""
+
+from __future__ import annotations
+
+import re
+
+_CJK = r"\u3040-\u30ff\u3400-\u9fff"
+_NON_ASCII_MARKER = re.compile(rf"[{_CJK}\u3002]|respuesta|r[ée]ponse|antwort", re.IGNORECASE)
+_LETTER = r"(?:[A-Ea-e](?![\w\-']))"
+_MARKERS = (
+    # Chinese: 答案是/为 (the answer is), 最终答案 (final answer), 选/选择 (choose), 所以 (so)
+    (re.compile(rf"(?:所以|因此|因而)\s*(?:我)?(?:选择?|答案(?:是|为|应该是)?)\s*[:：]?\s*(?:选项\s*)?"
+                rf"(?={_LETTER})"),
+     " so I choose "),
+    (re.compile(rf"(?:我)?(?:选择?|最终选择)\s*[:：]?\s*(?:选项\s*)?(?={_LETTER})"), " I choose "),
+    (re.compile(rf"(?:最终)?答案\s*(?:是|为|应该是)\s*[:：]?\s*(?={_LETTER})"), " The answer is "),
+    # Japanese: 答えは / 正解は (the answer is)
+    (re.compile(rf"(?:答え|正解|回答)\s*(?:は|:|：)\s*(?={_LETTER})"), " The answer is "),
+    # Spanish, French, German: "la respuesta (correcta) es", "la réponse (finale) est", "die
+    # (richtige) Antwort ist", and their headers "Respuesta:", "Réponse :", "Antwort:"
+    (re.compile(rf"\b(?:la\s+)?respuesta(?:\s+(?:correcta|final))?\s*(?:es\b|:)\s*(?={_LETTER})",
+                re.IGNORECASE), " The answer is "),
+    (re.compile(rf"\b(?:la\s+)?r[ée]ponse(?:\s+(?:correcte|finale))?\s*(?:est\b|:)\s*(?={_LETTER})",
+                re.IGNORECASE), " The answer is "),
+    (re.compile(rf"\b(?:die\s+)?(?:richtige\s+|endg[üu]ltige\s+)?antwort\s*(?:ist\b|:)\s*"
+                rf"(?={_LETTER})", re.IGNORECASE), " The answer is "),
+)
+_COPULA = re.compile(r"(?<![A-Za-z])([A-E])\s*(?:です|でしょう|だ)(?=[。.!！\s]|$)")
+_OPTION = re.compile(rf"选项\s*(?={_LETTER})")  # "选项B": option B
+_FULL_STOP = re.compile(r"\s*\u3002\s*")
+
+
+def in_english_markers(reply: str) -> str:
+    """``reply`` with another language's answer markers said in English (module doc)."""
+    if not _NON_ASCII_MARKER.search(reply):
+        return reply
+    reply = _COPULA.sub(r"\1", reply)
+    for pattern, english in _MARKERS:
+        reply = pattern.sub(english, reply)
+    return _FULL_STOP.sub(". ", _OPTION.sub(" option ", reply)).strip()
