@@ -23,8 +23,8 @@ from .even_odds import states_even_odds
 from .keyed_answers import spoken_booleans
 from .negation_phrases import rewrite_negations, unreadable_denial
 from .reply_spans import HEDGE, Reading, read_reply
+from .sameness_phrases import BALANCED, sameness_question, turned_denial, without_aspect_exception
 from .sameness_phrases import DIFFER_VERBS as _DIFFER_VERBS
-from .sameness_phrases import sameness_question, turned_denial, without_aspect_exception
 
 SAME_MELODY_SENTENCE = "Yes, these are the same melody."
 DIFFERENT_MELODY_SENTENCE = "No, these are not the same melody."
@@ -287,8 +287,8 @@ def _sentence_answer(sentence: str, phrases: YesNoPhrases = SAMENESS
                      ) -> tuple[str | None, bool, str | None]:
     """(answer, opened by a yes/no word, reason when none) of one sentence."""
     words = _TOKEN.findall(sentence.casefold())
-    if not words:
-        return None, False, None
+    if not words or BALANCED.search(sentence):
+        return None, False, HEDGE if words else None  # "as many similarities as differences"
     stated = {("yes" if w in _YES else "no") for i, w in enumerate(words) if (w in _YES or w in _NO)
               and (i == 0 or words[i - 1] in _LEAD_IN)}
     bare = {w for w in words if w in ("yes", "no")}

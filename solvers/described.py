@@ -46,7 +46,7 @@ _SHAPES = (("down_up", r"\binverted\b.*\barch\b|\bu-shaped\b|\bvalley\b"),
            ("down", r"\bdescending\b|\bfalling\b"))
 _MOTION = (r"(?:go|goes|going|went|come|comes|coming|came|run|runs|running|ran|move|moves|moving"
            r"|moved|step|steps|stepping|stepped|climb|climbs|climbing|climbed|head|heads|headed"
-           r"|heading|leap|leaps|leaping|leapt|jump|jumps|jumped|back|way|all\s+the\s+way)")
+           r"|heading|leap|leaps|leaping|leapt|jump|jumps|jumped|back|way|all\s+the\s+way|then)")
 _BEFORE = r"(?:(?:one|note)\s+before|(?:last|previous|preceding)(?:\s+(?:one|note))?)"
 _MANNER = r"(?:\s+(?:steadily|gradually|smoothly|slowly|straight|stepwise|consistently))?"
 _DIRECTION = re.compile(  # "peaks" reaches the top after rising: up (never a turn by itself)

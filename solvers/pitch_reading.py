@@ -97,8 +97,8 @@ def _is_reference(text: str, start: int) -> bool:
             _COMPARED_WITH.search(text[max(0, start - 30) : start]):
         return True
     before = _PREVIOUS_WORD.search(text[max(0, start - 30) : start])
-    if before is not None and before.group(1).casefold() in _REFERENCE_WORDS and \
-            not _PITCH_OF.search(text[max(0, start - 40):start]) and \
+    if before is not None and before.group(1).casefold() in _REFERENCE_WORDS and "," not in \
+            before.group(0) and not _PITCH_OF.search(text[max(0, start - 40):start]) and \
             not _CLOSE_TO.search(text[max(0, start - 30):start]):
         return True  # "an octave above C4", never "a pitch of 440 Hz" (the pitch itself)
     words = [w.casefold() for w in _WORDS_BEFORE.findall(text[max(0, start - 30) : start])[-2:]]

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Hashable
 
-from .reply_spans import Reading
+from .reply_spans import HEDGE, Reading
 
 SpanReader = Callable[[str, str], tuple]
 RANKED = "ranked_list"  # the answer_source of an answer read as the top of a ranked list
@@ -26,11 +26,12 @@ _MAX_CHARS = 400
 _HEADING = re.compile(r"^\W*(?:(?:my\s+)?(?:candidates|probabilit(?:y|ies)|estimates?|confidence"
                       r"|likelihoods?|distribution|odds|answer\s+probabilities))\s*:\s*",
                       re.IGNORECASE)
-_ITEM_BREAK = re.compile(r"\s*(?:[,;\n]|\s\|\s)\s*")
+_ITEM_BREAK = re.compile(r"\s*(?:[,;\n]|\s\|\s|\.\s+)\s*")  # "A: 60%. B: 40%."
 _ITEM = re.compile(
     r"^[\s*_\-\u2022|]*(?:p\s*\(\s*(?P<asked>[^()]+?)\s*\)|(?P<label>[^:=()%\n]+?))[\s*_]*"
     r"(?:[:=]\s*|\(\s*)?(?P<figure>\d{1,3}(?:\.\d+)?|\.\d+)\s*(?P<percent>%|\s*per\s*cent)?"
     r"\s*\)?[\s*_.|]*$", re.IGNORECASE)
+_SHARE = re.compile(r"\d\s*(?:%|per\s*cent)|^\W*p\s*\(", re.IGNORECASE)
 _WHOLE = {True: 100.0, False: 1.0}
 _SLACK = 0.005  # a rounding's slack over the whole
 _SHORT = 0.05  # a distribution adds up to the whole within this share of it
@@ -41,32 +42,38 @@ _LIKELIHOOD = re.compile(r"\bp\s*\(|\b(?:probab\w*|likel\w*|confiden\w*|chances?
 def top_ranked(reply: str, read_span: SpanReader) -> Hashable | None:
     """The answer ``reply`` gives the strictly highest probability among its listed options
     (module doc), or None."""
+    return _ranking(reply, read_span)[1]
+
+
+def _ranking(reply: str, read_span: SpanReader) -> tuple[bool, Hashable | None]:
+    """(whether ``reply`` is nothing but options each given one figure, the answer given the
+    strictly highest probability or None)."""
     text = _HEADING.sub("", reply.strip()) if len(reply) <= _MAX_CHARS else ""
     said_likelihood = text != reply.strip() or bool(_LIKELIHOOD.search(reply))
-    items = [part for part in _ITEM_BREAK.split(text) if part.strip(" *_-|")]
+    items = [part for part in _ITEM_BREAK.split(text) if part.strip(" *_-|.")]
     if len(items) < 2:
-        return None
+        return False, None
     ranked: dict[Hashable, float] = {}
     units = set()
     for item in items:
         found = _ITEM.match(item)
         if found is None:
-            return None
+            return False, None
         label = (found.group("asked") or found.group("label")).strip()
         answer = read_span(label, "last_line")[0]
-        if answer is None or answer in ranked:
-            return None
+        if answer is None or answer in ranked:  # a list of shares is still a list: no answer
+            return all(map(_SHARE.search, items)), None  # of its own ("X more …: 60%. Y: 40%.")
         units.add(found.group("percent") is not None)
         ranked[answer] = float(found.group("figure"))
     if len(units) != 1:
-        return None
+        return True, None
     (percent,) = units
     figures = sorted(ranked.values(), reverse=True)
     whole, total = _WHOLE[percent], sum(figures)
     if (not percent and figures[0] > 1) or total > whole * (1 + _SLACK) \
             or figures[0] == figures[1] or not (said_likelihood or total >= whole * (1 - _SHORT)):
-        return None
-    return max(ranked, key=ranked.__getitem__)
+        return True, None
+    return True, max(ranked, key=ranked.__getitem__)
 
 
 def unless_ranked(reading: Reading, reply: str, read_span: SpanReader,
@@ -74,10 +81,15 @@ def unless_ranked(reading: Reading, reply: str, read_span: SpanReader,
     """``reading``, or where it has no answer, the top of the ranked list ``reply`` is, or the
     reading (by ``read_again``) of the reply with its ranked lean said as its preferred option
     (:func:`ranked_lean`)."""
-    if reading.answer is not None or not isinstance(reply, str):
+    if not isinstance(reply, str):
         return reading
-    if (top := top_ranked(reply, read_span)) is not None:
+    listed, top = _ranking(reply, read_span)
+    if listed and top is not None:
         return Reading(top, RANKED, None, "top_ranked", reply)
+    if listed:  # an option given a figure is no answer of its own: "A: 60%. B: 40%." is no B
+        return Reading(None, RANKED, HEDGE, span=reply)
+    if reading.answer is not None:
+        return reading
     leaned = ranked_lean(reply, read_span)
     again = read_again(leaned) if leaned.strip() != reply.strip() else reading
     return again if again.answer is not None else reading

@@ -187,9 +187,10 @@ def _retraction_spans(lines: list[str]) -> list[AnswerSpan]:
     if last is None:
         return []
     after = [line.strip() for line in lines[last + 1:] if _WORD.search(line)]
-    start = next((i for i, line in enumerate(after) if _RETRACTION.match(line)), None)
-    revised = [value for line in after for value in map(revised_answer, _sentences(line)) if value]
-    spans = [] if start is None else [AnswerSpan(" ".join(after[start:]), "retraction")]
+    said = [sentence for line in after for sentence in _sentences(line)]  # "… Actually, …"
+    start = next((i for i, sentence in enumerate(said) if _RETRACTION.match(sentence)), None)
+    revised = [value for value in map(revised_answer, said) if value]
+    spans = [] if start is None else [AnswerSpan(" ".join(said[start:]), "retraction")]
     return spans + [AnswerSpan(value, _mind.REVISION_SOURCE) for value in revised[-1:]]
 
 

@@ -101,6 +101,14 @@ DIFFER_VERBS = frozenset("differ differs differed vary varies varied deviate dev
                          "deviated".split())
 
 
+# Sameness and difference weighed as even ("as many similarities as differences", "in equal
+# measure"): said in place of an answer, so a grader reads no commitment (blind22-0011).
+_LIKENESS = r"(?:similarit(?:y|ies)|differences?|in\s+common|(?:the\s+)?same|different)"
+BALANCED = re.compile(rf"\bas\s+(?:many|much)\s+(?:\w+\s+){{0,2}}?{_LIKENESS}\s+as\s+"
+                      rf"(?:\w+\s+){{0,2}}?{_LIKENESS}\b|\bequal\s+measure\b"
+                      r"|\bequally\s+(?:similar|different|alike)\b", re.IGNORECASE)
+
+
 def sameness_question(no_words: frozenset[str]) -> bool:
     """Whether a question's words for "no" are those of a question whether two things are the
     same (they hold every verb of difference)."""

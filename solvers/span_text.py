@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 
 from .reply_spans import FALLBACK_SOURCES, HEDGE
+from .retractions import RETRACTION
 
 Result = tuple  # (answer, None, via) | (None, reason)
 
@@ -142,7 +143,8 @@ def is_plain_statement(text: str) -> bool:
 # In an explanation cut off after the answer, a word offering another answer: what follows it
 # ("…, so maybe A4") is read, and a different answer there reopens the answer.
 _OFFERED = re.compile(r"\b(?:maybe|perhaps|possibly|alternatively|(?:could|might)\s+(?:also\s+)?be)"
-                      r"\b", re.IGNORECASE)
+                      r"\b|(?<![^\W_])" + RETRACTION.pattern.removeprefix(r"\W*"), re.IGNORECASE)
+# (and a change of mind: "It is 880 Hz. On reflection, it is 440 Hz." is no 880 Hz)
 
 
 def _reopened(text: str, kept: str, read_one: Callable[[str], Result]) -> bool:
