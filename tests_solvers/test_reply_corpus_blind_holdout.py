@@ -23,7 +23,16 @@ MIN_AGREEMENT = {"blind4_holdout.jsonl": 0.98, "blind5_holdout.jsonl": 0.985,
                  "blind8_dev.jsonl": 0.95,  # blind8: 88.1 %, 5 wrong first read; development data
                  "blind19_dev.jsonl": 0.975,  # 91.7 %, 2 wrong first; 22-23: 96.5, 24: 97.9 %
                  "blind20_holdout.jsonl": 0.99,  # 89.6 -> 93.4 % (held out) -> 24: 99.3 %
-                 "blind21_dev.jsonl": 0.98}  # 91.3 %, 2 wrong first; 23: 94.6, 24: 98.6 %
+                 "blind21_dev.jsonl": 0.98,  # 91.3 %, 2 wrong first; 23: 94.6, 24: 98.6 %
+                 "blind22_holdout.jsonl": 0.90,  # unseen by round 24: 88.1 %, 4 wrong -> 89.5 %
+                 "blind23_dev.jsonl": 0.95,  # 86.1 %, 3 wrong first read; round 24: 95.0 %
+                 "blind24_dev.jsonl": 0.92,  # 91.7 %, 1 wrong (disputed, below) first read
+                 "blind25_holdout.jsonl": 0.92}  # unseen by round 24: 91.4 %, 1 wrong -> 92.8 %
+# Readings that differ from the grader's where the lead keeps the reader's (docs/reading.md,
+# round 25), each with why. Any other difference still fails.
+DISPUTED = {"blind24-0142": "'The second melody is the first one transposed up' has no full stop; "
+                            "the writer graded it cut off, but it is a whole clause, and thousands "
+                            "of real replies (MUSE's published runs) end without one: read yes"}
 ALIASES = {"pitch_": "", "mcq_muchomusic": "mcq"}  # blind5 spells tasks by family
 
 
@@ -58,10 +67,19 @@ def test_a_held_out_blind_set_is_read_as_a_grader_reads(name: str, capsys) -> No
         got = reading(entry)
         if got == entry["grader"]:
             agree += 1
-        elif got is not None:
+        elif got is not None and entry["id"] not in DISPUTED:
             wrong.append(f"{entry['id']}: read {got!r}, grader {entry['grader']!r}")
     with capsys.disabled():
         print(f"\n{name}: {agree}/{len(entries)} = {agree / len(entries):.1%} agree, "
               f"{len(wrong)} wrong")
     assert not wrong, "\n".join(wrong)
     assert agree / len(entries) >= MIN_AGREEMENT[name]
+
+
+def test_every_disputed_reading_still_differs_from_its_grade() -> None:
+    """A disputed entry the reader comes to read as graded leaves the list: it is no excuse."""
+    entries = {entry["id"]: entry for name in MIN_AGREEMENT
+               for line in (CORPUS / name).read_text(encoding="utf-8").splitlines()
+               if line.strip() and (entry := json.loads(line))["id"] in DISPUTED}
+    assert set(entries) == set(DISPUTED)
+    assert all(reading(entry) != entry["grader"] for entry in entries.values())
