@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.reading import choice_reader, pitch_answer_reader
+from solvers.reading import choice_reader, pitch_answer_reader, sameness, yes_no_reader
 
 INSTRUMENT = choice_reader({"A": "Piano", "B": "Violin", "C": "Trumpet", "D": "Flute"})
 CHORD = choice_reader({"A": "Major", "B": "Minor", "C": "Dominant", "D": "Diminished"})
@@ -55,3 +55,33 @@ def test_an_asked_answer_line_with_a_parenthesis_is_reasoning(reply: str, letter
 def test_a_pitch_changed_inside_a_line(reply: str, midi: int | None) -> None:
     answer = SPN(reply).answer
     assert (None if answer is None else next(iter(answer.keys))) == midi
+
+
+MAJOR_MINOR = choice_reader({"A": "Major", "B": "Minor"})
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    # a confidence given as a share is a doubt (round 22: no hedge); no answer on main
+    ("Major or minor? I'd go minor given the flattened third, but I'm only about 65% sure.", "B"),
+    ("I'd lean major because the third is bright, but I'm only ~70% certain.", "A"),
+    # near misses: the share of another option, or a doubt naming it, stays a hedge
+    ("Minor, but I'm only 60% sure; 40% major.", None),
+    ("Minor, but only 60% confident it is not major.", None),
+])
+def test_a_confidence_share_is_a_doubt(reply: str, letter: str | None) -> None:
+    assert MAJOR_MINOR(reply).answer == letter
+
+
+SAME_PROGRESSION = yes_no_reader(sameness("progression"))
+
+
+@pytest.mark.parametrize(("reply", "answer"), [
+    # a lean towards them "being" different is a lean towards a difference; None on main
+    ("I'd lean towards them being different, though I can't be certain.", "no"),
+    ("I'm leaning towards the two being the same, but I'm not sure.", "yes"),
+    # near misses: a lean denied, or another answer offered, reads as on main
+    ("I wouldn't lean towards them being different.", None),
+    ("I'd lean towards them being different, but they might be the same.", None),
+])
+def test_a_lean_towards_them_being_different(reply: str, answer: str | None) -> None:
+    assert SAME_PROGRESSION(reply).answer == answer
