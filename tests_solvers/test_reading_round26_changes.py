@@ -85,3 +85,20 @@ SAME_PROGRESSION = yes_no_reader(sameness("progression"))
 ])
 def test_a_lean_towards_them_being_different(reply: str, answer: str | None) -> None:
     assert SAME_PROGRESSION(reply).answer == answer
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    # options ruled out one plain clause each, then one named: no answer on main
+    ("Not major, not diminished — it's the sad-sounding one: minor.", "B"),
+    ("Not minor, not diminished: it's the dominant.", "C"),
+    ("Not piano, and not violin either - trumpet.", "C"),
+    # near misses: what follows offers, names two, or names a ruled-out option; an exclusion
+    # that names no option
+    ("Not major, not minor: maybe diminished.", None),
+    ("Not major, not diminished: minor or dominant.", None),
+    ("Not major, not diminished: major.", None),
+    ("Not the bright one, not diminished: minor.", None),
+])
+def test_options_ruled_out_then_one_named(reply: str, letter: str | None) -> None:
+    reader = INSTRUMENT if "piano" in reply else CHORD
+    assert reader(reply).answer == letter
