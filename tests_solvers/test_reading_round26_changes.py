@@ -102,3 +102,21 @@ def test_a_lean_towards_them_being_different(reply: str, answer: str | None) -> 
 def test_options_ruled_out_then_one_named(reply: str, letter: str | None) -> None:
     reader = INSTRUMENT if "piano" in reply else CHORD
     assert reader(reply).answer == letter
+
+
+SYNCOPATION = choice_reader({"A": "The rhythm in Excerpt 1 is more syncopated.",
+                             "B": "The rhythm in Excerpt 2 is more syncopated."})
+
+
+@pytest.mark.parametrize(("reply", "letter"), [
+    # a clip named with a possessive, and a clip said to win on the property; None on main
+    ("Excerpt 2's groove is less syncopated than Excerpt 1's.", "A"),
+    ("Excerpt 1's rhythm is more syncopated than the other.", "A"),
+    ("Excerpt 1 wins on syncopation, no contest.", "A"),
+    # near misses: a win on another property, a win denied, a win doubted
+    ("Excerpt 1 wins on tempo.", None),
+    ("Excerpt 2 never wins on syncopation.", None),
+    ("Excerpt 2 wins on syncopation, but Excerpt 1 might too.", None),
+])
+def test_a_clip_named_with_a_possessive_or_winning(reply: str, letter: str | None) -> None:
+    assert SYNCOPATION(reply).answer == letter
