@@ -15,9 +15,9 @@
   neither doubts nor supposes.
 * **Change of mind inside a line** (round 26). A marker of change that opens a clause after an
   answer in the same line ("C — ascending. Wait, …, so it's really an arch: A.", "I think it's
-  C4 — no wait, it's a semitone lower: B3.", "Answer: B (Violin)? Hmm, … I'll go with trumpet
-  instead: C") hands the line to what its closing sentence says after the last such marker,
-  when that names one answer (after its last colon, or whole) and neither doubts nor offers.
+  C4 — no wait, it's a semitone lower: B3.") hands the line to what its closing sentence says
+  after the last such marker, when that names one answer (after its last colon, or whole) and
+  neither doubts nor offers. "Hmm" alone and a marker after a comma are none.
 
 Pure patterns and helpers; no I/O.
 """
@@ -130,10 +130,11 @@ def changed_closing(sentences: Sequence[str]) -> str | None:
     return rest if opened and rest and not OFFERED.search(sentences[-1]) else None
 
 
-# A marker of change opening a clause inside a line: after a sentence end, a dash, a colon or a
-# comma ("C4 — no wait, …", "A4 (440 Hz) — wait, …", "B (Violin)? Hmm, the attack is …").
-_IN_LINE = re.compile(r"(?:[.!?;:\u2014\u2013]|\.{3}|\u2026|,|\s-)\s*(?:(?:hmm+|no|oh)\W+)*"
-                      r"(?=(?:" + CORRECTION.pattern + "|" + CLOSER_LISTEN.pattern + r"|hmm+\W))",
+# A marker of change opening a clause inside a line: after a sentence end or a dash ("C4 — no
+# wait, …", "A4 (440 Hz) — wait, …", "C — ascending. Wait, …"). Never after a comma ("Violin, no
+# wait, flute." stays a hedge, round 6), and never "Hmm" alone (round 23).
+_IN_LINE = re.compile(r"(?:[.!?;\u2014\u2013]|\.{3}|\u2026|\s-)\s*(?:(?:hmm+|no|oh)\W+)*"
+                      r"(?=(?:" + CORRECTION.pattern + "|" + CLOSER_LISTEN.pattern + r"))",
                       re.IGNORECASE)
 
 
@@ -147,7 +148,7 @@ def changed_in_line(lines: Sequence[str]) -> list[str]:
         return []
     rest, start = line[opened[-1]:], None
     while (found := CORRECTION.match(rest) or CLOSER_LISTEN.match(rest)
-           or re.match(r"\W*(?:hmm+|no)\b", rest, re.IGNORECASE)) is not None and found.end():
+           or re.match(r"\W*no\b", rest, re.IGNORECASE)) is not None and found.end():
         rest, start = rest[found.end():].lstrip(_MARK_GAP + "!."), True
     said = _SENTENCE.split(rest.strip())[-1] if start else ""
     if not said or OFFERED.search(rest) or _SUPPOSED.search(rest):

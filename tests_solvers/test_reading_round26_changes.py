@@ -19,7 +19,9 @@ SPN = pitch_answer_reader("pitch", "spn")
     # a hedge on main: the first answer and the one after the marker were read together
     ("B — minor. Wait, the third is raised after all, so it's a major triad: A.", "A"),
     ("Minor — no wait, the seventh on top is flat and the third major: dominant.", "C"),
-    ("Piano, I think. Hmm, the tone swells after each attack, so it must be the flute: D.", "D"),
+    ("Piano, I think. Actually, the tone swells after each attack, so it must be the flute: D.",
+     "D"),
+    ("Violin, no wait, flute.", None),  # after a comma: a hedge, as round 6 holds
     ("Major. Actually no, the fifth is lowered as well: diminished.", "D"),
     # near misses: what follows the marker doubts or offers, names nothing, or agrees
     ("B — minor. Wait, maybe it's major: A.", None),
@@ -30,15 +32,17 @@ SPN = pitch_answer_reader("pitch", "spn")
 ])
 def test_a_change_of_mind_inside_a_line_is_its_new_answer(reply: str, letter: str | None
                                                             ) -> None:
-    assert CHORD(reply).answer == letter if "flute" not in reply else \
+    assert CHORD(reply).answer == letter if "flute" not in reply.casefold() else \
         INSTRUMENT(reply).answer == letter
 
 
 @pytest.mark.parametrize(("reply", "letter"), [
     # an answer line asking its value before more reasoning is no answer line (round 22), also
     # with a parenthesis after the letter; a hedge (or a cut-off reading) on main
-    ("Answer: A (Piano)? Hmm, the notes swell and sustain, which no hammer does. I'll go with "
+    ("Answer: A (Piano)? Wait, the notes swell and sustain, which no hammer does. I'll go with "
      "the violin instead: B", "B"),
+    ("Answer: A (Piano)? Hmm, the notes swell. I'll go with the violin instead: B", None),  # "Hmm"
+    # alone is no marker of change (round 23)
     ("Answer: A (Piano)? Hmm, the notes swell. Maybe the violin: B", None),  # an offer
     ("Answer: A (Piano)", "A"),
 ])
