@@ -3,9 +3,10 @@ it's the sad-sounding one: minor." is minor.
 
 A reply that opens by ruling options out, one plain clause each ("not X", "and not Y either"),
 and then says what it is, is the option it names after them, as a grader reads it: the
-exclusions are no second answer. Only when every ruled-out clause names one option and nothing
-else, what follows reads one option on its own (by the choice reader, so a doubt, an offer or
-two options there stay no answer), and that option is none of those ruled out. Pure; no I/O.
+exclusions are no second answer. Only when every ruled-out clause names one option by its text
+and nothing else (a bare letter ruled out, "Not A, it is B", stays no answer, round 3), what
+follows reads one option on its own (by the choice reader, so a doubt, an offer or two options
+there stay no answer), and that option is none of those ruled out. Pure; no I/O.
 """
 
 from __future__ import annotations
@@ -32,9 +33,9 @@ def named_after_ruled_out(reply: str, reader: ChoiceReader,
         return None
     ruled: set[str] = set()
     while (found := _RULED.match(text)) is not None:
-        named, _via, pure = reader.named(found.group("what"))
-        if len(named) != 1 or not pure:
-            return None
+        named, via, pure = reader.named(found.group("what"))
+        if len(named) != 1 or not pure or via != "option_text":
+            return None  # "Not A, it is B": a bare letter ruled out is no answer (round 3)
         ruled |= named
         text = text[found.end():]
     if not ruled or not text.strip():

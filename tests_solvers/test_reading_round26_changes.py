@@ -124,3 +124,9 @@ SYNCOPATION = choice_reader({"A": "The rhythm in Excerpt 1 is more syncopated.",
 ])
 def test_a_clip_named_with_a_possessive_or_winning(reply: str, letter: str | None) -> None:
     assert SYNCOPATION(reply).answer == letter
+
+
+def test_a_bare_letter_ruled_out_stays_no_answer() -> None:
+    """Round 3's documented reading: only options ruled out by their text count."""
+    assert CHORD("Not A, not D: it is B.").answer is None
+    assert CHORD("Not major, not D: minor.").answer is None
