@@ -13,6 +13,11 @@
   "Therefore the second is more syncopated.") decides over the reasoning before it, when that
   reasoning visibly turns ("but", "wait", "hmm" …) and the conclusion names one answer and
   neither doubts nor supposes.
+* **Change of mind inside a line** (round 26). A marker of change that opens a clause after an
+  answer in the same line ("C — ascending. Wait, …, so it's really an arch: A.", "I think it's
+  C4 — no wait, it's a semitone lower: B3.") hands the line to what its closing sentence says
+  after the last such marker, when that names one answer (after its last colon, or whole) and
+  neither doubts nor offers. "Hmm" alone and a marker after a comma are none.
 
 Pure patterns and helpers; no I/O.
 """
@@ -123,3 +128,33 @@ def changed_closing(sentences: Sequence[str]) -> str | None:
         rest, opened = rest[found.end():], True
     rest = rest.lstrip(_MARK_GAP)
     return rest if opened and rest and not OFFERED.search(sentences[-1]) else None
+
+
+# A marker of change opening a clause inside a line: after a sentence end or a dash ("C4 — no
+# wait, …", "A4 (440 Hz) — wait, …", "C — ascending. Wait, …"). Never after a comma ("Violin, no
+# wait, flute." stays a hedge, round 6), and never "Hmm" alone (round 23).
+_IN_LINE = re.compile(r"(?:[.!?;\u2014\u2013]|\.{3}|\u2026|\s-)\s*(?:(?:hmm+|no|oh)\W+)*"
+                      r"(?=(?:" + CORRECTION.pattern + "|" + CLOSER_LISTEN.pattern + r"))",
+                      re.IGNORECASE)
+
+
+def changed_in_line(lines: Sequence[str]) -> list[str]:
+    """What the closing sentence of the last of ``lines`` says after the last marker of change
+    opening a clause after an answer (see module doc), read after its last colon or whole; []
+    when the line changes its mind nowhere, or what follows doubts or offers."""
+    line = lines[-1] if lines else ""  # "C4 — no wait, it's a semitone lower: B3." gives "B3."
+    opened = [found.end() for found in _IN_LINE.finditer(line) if found.start() > 0]
+    if not opened:
+        return []
+    rest, start = line[opened[-1]:], None
+    while (found := CORRECTION.match(rest) or CLOSER_LISTEN.match(rest)
+           or re.match(r"\W*no\b", rest, re.IGNORECASE)) is not None and found.end():
+        rest, start = rest[found.end():].lstrip(_MARK_GAP + "!."), True
+    said = _SENTENCE.split(rest.strip())[-1] if start else ""
+    if not said or OFFERED.search(rest) or _SUPPOSED.search(rest):
+        return []
+    return [said.rpartition(":")[2].strip()] if ":" in said else [said]
+
+
+_SUPPOSED = re.compile(r"\b(?:if|unless|maybe|perhaps|possibly|probably|might|could)\b",
+                       re.IGNORECASE)

@@ -24,6 +24,7 @@ from .ranked_leans import unless_ranked
 from .reply_excerpt import clean_markup, unify_line_breaks
 from .reply_spans import EXPLICIT_SOURCES, FALLBACK_SOURCES, HEDGE, Reading, ValueReader, read_reply
 from .ruled_out import asked_and_denied
+from .ruled_then_named import named_after_ruled_out
 from .typos import corrected
 
 MAX_ELIMINATION_CHARS = 6000  # the elimination reads the whole reply: a long answer's size
@@ -56,6 +57,9 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
             if spelt.answer is not None and spelt.answer != reading.answer:
                 return unless_asking_back(spelt, reply)
         return unless_asking_back(reading, reply)
+    if (named := named_after_ruled_out(  # "Not major, not …: minor." (the options ruled out
+            reply, reader, lambda rest: read_choice(rest, reader, described))) is not None:  # are
+        return unless_asking_back(named, reply)  # no hedge)
     said = read_reply(reply, described) if described is not None else reading
     if said.via == "described" and isinstance(described, DescribedReader) \
             and said.answer in described.denied(reply):  # "The chord is not diminished — it

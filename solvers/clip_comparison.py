@@ -19,7 +19,9 @@ _ORDINAL = {"first": 1, "1st": 1, "1": 1, "one": 1, "second": 2, "2nd": 2, "2": 
 _CLIP_NOUN = r"(?:loop|excerpt|clip|rhythm|pattern|recording|example|track|sample|audio|groove)"
 # "the first loop", "the second one", "Loop 1", "excerpt #2", "the first".
 _CLIP = (rf"(?:(?:the\s+)?(?P<ord>first|second|1st|2nd)(?:\s+(?:one|{_CLIP_NOUN}))?"
-         rf"|{_CLIP_NOUN}\s*(?:#\s*|no\.?\s*)?(?P<num>1|2|one|two)\b)")
+         rf"|{_CLIP_NOUN}\s*(?:#\s*|no\.?\s*)?(?P<num>1|2|one|two)\b"
+         # "Excerpt 1's rhythm", "than Excerpt 2's" (round 26)
+         rf"(?:['\u2019]s(?:\s+(?:rhythm|pattern|groove|beat|part))?\b)?)")
 # A clip named alone, as the whole answer ("So Excerpt 2.": a conclusion of the reasons before).
 _CLIP_ALONE = re.compile(rf"\W*(?:(?:so|thus|hence|therefore)\W+)?{_CLIP}\W*", re.IGNORECASE)
 # "…, so the answer is the other one": the clip not named before it (round 24).
@@ -102,6 +104,8 @@ class ClipComparison:
              rf"{_CLIP}\s+is[\s;.!]*$", True))
         self.patterns.append(  # "…, but loop 2 has even more": that clip too (round 21)
             (rf"{_CLIP}\s+(?:has|is|sounds|feels|seems)\s+(?:even|still)\s+more\b", True))
+        self.patterns.append(  # "Excerpt 2 clearly wins on syncopation." (round 26)
+            (rf"{_CLIP}\s+{_DEGREE}wins\s+(?:on|in|for)\s+(?:the\s+)?{none}\b", True))
         if has_more:
             self.patterns.append((rf"{_CLIP}\s+(?:has|contains|shows|carries)\s+{_DEGREE}"
                                   rf"(?:many\s+)?{has_more}", True))

@@ -61,4 +61,6 @@ def cut_before_answer(reply: str, answer: Hashable, read_tail: Callable[[str], H
     tail = split_caveat(tail)[0]  # "Minor, though I'm not fully certain" ends as it should
     open_ended = WORD.findall(tail)[-1].casefold() in _OPEN_ENDED and not _LABEL_END.search(tail)
     cut = any(pattern.search(tail) for pattern in (_CUT_TURN, _CUT_SEQUENCE, _CUT_FIGURE))
-    return open_ended or cut or read_tail(tail) != answer
+    closed = tail.rpartition(":")[2]  # "… I'll go with trumpet instead: C" ends on its answer
+    return open_ended or cut or read_tail(tail) != answer and (
+        closed == tail or len(WORD.findall(closed)) > MIN_TAIL_WORDS or read_tail(closed) != answer)

@@ -49,6 +49,8 @@ DOUBT = re.compile(
     r"|unconfirmed)"
     r"|(?:some|a\s+few|my|slight|minor|lingering|real)\s+doubts?"
     r"|(?:low|moderate|medium|limited|some)\s+confidence|confidence\s+(?:is\s+)?(?:low|moderate)"
+    # "I'm only ~60% confident" (round 26): a share of confidence, no share of another option
+    r"|only\s+(?:about\s+|around\s+|roughly\s+|~\s*)?\d{1,2}\s*%\s+(?:sure|certain|confident)"
     r"|(?:fairly|quite|pretty|reasonably|mostly|somewhat|moderately)\s+(?:sure|certain|confident)"
     r"(?!\s+(?:that|it|it['\u2019]s|this|the|they|there|these|those|of\s+(?:the|it))\b)"
     r"|(?:hard|difficult|tricky|tough|impossible)\s+to\s+(?:\w+\s+){0,2}?(?:tell|say|hear|judge"

@@ -117,7 +117,7 @@ _HEADER = re.compile(
     rf"{_SEPARATOR}"
     # or the Chinese "答案:" / "最终答案是" (the answer / the final answer is)
     r"|^[\s#>\-\u2022]*(?:\u6700\u7ec8)?\u7b54\u6848\s*(?:\u662f|\u4e3a)?\s*:?)"
-    r"(?!\s*[^\s?]{1,24}\?\s+\S)\s*(?P<value>.*)$",  # not "Answer: 81? That seems high …" (asked)
+    r"(?!\s*[^\s?]{1,24}(?:\s*\([^()?]{1,24}\))?\?\s+\S)\s*(?P<value>.*)$",  # "A (B)? Hmm": asked
     re.IGNORECASE,
 )
 # A heading line that is only "Final Answer" ("### Final Answer", "**Final answer**").
@@ -251,6 +251,7 @@ def _tiers(reply: str) -> tuple[list[list[AnswerSpan]], list[AnswerSpan]]:
     tiers: list[list[AnswerSpan]] = []
     if explicit:
         tiers.append(explicit)
+    tiers += filter(None, [[AnswerSpan(said, CONCLUSION) for said in _mind.changed_in_line(lines)]])
     sentences: list[AnswerSpan] = []
     taken_back = taken_back_after(lines)  # (line, end) -> "I'll go with B. Hmm, no -" follows
     for index, line in enumerate(lines):

@@ -190,7 +190,15 @@ def sameness_rewrites(text: str) -> str:
     text = _SAME_EXCEPT.sub(_same_except, text)
     text = _EXCEPT_SAME.sub(_place_excepted, text)
     text = _ANOTHER.sub(r"a different \g<noun>", text)  # "that's another melody" (round 24)
+    text = _BEING.sub(r"\g<lean> they are \g<what>", text)  # "lean towards them being different"
     return _MOVED_KEY.sub("transposed", text)
+
+
+# A lean towards the compared things "being" the same or different (round 26): said as a clause
+_BEING = re.compile(r"(?<!n't\s)(?<!n\u2019t\s)(?<!not\s)"
+                    r"(?P<lean>\blean(?:ing)?\s+(?:towards?|to)\s+)"
+                    r"(?:them|they|the\s+two)\s+being\s+"
+                    r"(?P<what>(?:the\s+same|identical|different|distinct)\b)", re.IGNORECASE)
 
 
 # "another melody" is a different one; never "another key", "another hit" (not the whole thing)
