@@ -29,7 +29,7 @@ from collections.abc import Callable, Hashable, Sequence
 
 from .caveats import pitches_named
 from .closing_clauses import DOUBT
-from .retractions import CLOSER_LISTEN, CORRECTION
+from .retractions import CLOSER_LISTEN, CORRECTION, RETRACTION, WITHDRAWS
 from .revisions import revised_answer
 
 HEDGE = "hedge"  # solvers.reply_spans.HEDGE (that module imports this one)
@@ -158,3 +158,14 @@ def changed_in_line(lines: Sequence[str]) -> list[str]:
 
 _SUPPOSED = re.compile(r"\b(?:if|unless|maybe|perhaps|possibly|probably|might|could)\b",
                        re.IGNORECASE)
+
+
+def reopened(texts: Sequence[str], given_in: str, given: Hashable, source: str,
+             read_value: ValueReader) -> bool:
+    """Whether a span of ``texts`` after ``given_in`` (the one giving ``given``) opens on a
+    marker of change, a bare "Hmm" too, and closes on another answer ("Piano. Hmm, the tone
+    swells, so it must be the flute: D."), or on an explicit one and names none ("60. Wait, 5
+    semitones above that."): no commitment to ``given`` then (round 26)."""
+    later = texts[texts.index(given_in) + 1:] if given_in in texts else []
+    return any(RETRACTION.match(text) and (other := _closing_answer(text, source, read_value))
+               != given and (other is not None or WITHDRAWS.match(text)) for text in later)

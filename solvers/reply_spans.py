@@ -91,11 +91,9 @@ class AnswerSpan:
 
 @dataclass(frozen=True)
 class Reading(Generic[T]):
-    """An answer read from a reply, or why none: ``error`` is ``HEDGE``, or a reader's reason.
-
-    ``source`` says where the deciding span was found (``final_line``, ``answer_sentence``...);
-    ``via`` what the value reader recognised in it (``letter``, ``option_text``...), if it says.
-    """
+    """An answer read from a reply, or why none: ``error`` is ``HEDGE``, or a reader's reason;
+    ``source`` where the deciding span was found (``final_line``, ``answer_sentence``...);
+    ``via`` what the value reader recognised in it (``letter``, ``option_text``...), if it says."""
 
     answer: T | None
     source: str | None
@@ -397,4 +395,6 @@ def _read_spans(tier: list[AnswerSpan], read_value: ValueReader) -> Reading:
         return Reading(None, tier[-1].source, first_reason or "no answer in the reply",
                        span=tier[-1].text)
     (answer, (source, via, text)), = found.items()
+    if _mind.reopened([span.text for span in tier], text, answer, source, read_value):
+        return Reading(None, source, HEDGE, span=text)  # "Piano. Hmm, …, so …: D."
     return Reading(answer, source, None, via, text)

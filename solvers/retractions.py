@@ -17,6 +17,11 @@ RETRACTION = re.compile(r"\W*(?:wait|actually|hmm+|hold on|correction|on (?:seco
                          r"|I mis-?spoke"
                          r"|on (?:a )?(?:second|closer|further|another) listen(?:ing)?)\b",
                          re.IGNORECASE)
+# A marker that takes back what was just said even when no new answer follows ("60. Wait, 5
+# semitones above that.", "A4. Wait, that's the reference tone."): no "hmm" or "actually" here,
+# which also open confirmations ("Minor. Actually, the third is clearly flat.").
+WITHDRAWS = re.compile(r"\W*(?:wait|hold on|correction|on (?:second|further) thought|on reflection"
+                       r"|I was wrong|scratch that)\b", re.IGNORECASE)
 # An explicit retraction of an answer already given ("I was wrong"): after one, only the answer
 # lines that follow it count; with none after it, the answer is withdrawn.
 ADMISSION = re.compile(

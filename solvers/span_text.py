@@ -19,7 +19,7 @@ import re
 from collections.abc import Callable
 
 from .reply_spans import FALLBACK_SOURCES, HEDGE
-from .retractions import RETRACTION
+from .retractions import RETRACTION, WITHDRAWS
 
 Result = tuple  # (answer, None, via) | (None, reason)
 
@@ -144,7 +144,8 @@ def is_plain_statement(text: str) -> bool:
 # ("…, so maybe A4") is read, and a different answer there reopens the answer.
 _OFFERED = re.compile(r"\b(?:maybe|perhaps|possibly|alternatively|(?:could|might)\s+(?:also\s+)?be)"
                       r"\b|(?<![^\W_])" + RETRACTION.pattern.removeprefix(r"\W*"), re.IGNORECASE)
-# (and a change of mind: "It is 880 Hz. On reflection, it is 440 Hz." is no 880 Hz)
+# (and a change of mind: "It is 880 Hz. On reflection, it is 440 Hz." is no 880 Hz; of those,
+# an explicit one takes the answer back even when what follows names none: WITHDRAWS)
 
 
 def _reopened(text: str, kept: str, read_one: Callable[[str], Result]) -> bool:
@@ -154,7 +155,8 @@ def _reopened(text: str, kept: str, read_one: Callable[[str], Result]) -> bool:
         if offered is None:
             continue
         other = read_one(line[offered.end():])[0]
-        if other is not None and other != read_one(kept_line)[0]:
+        if other != read_one(kept_line)[0] and (other is not None or WITHDRAWS.match(
+                offered.group())):  # "60. Wait, 5 semitones above that." takes 60 back
             return True
     return False
 

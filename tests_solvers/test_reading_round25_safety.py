@@ -78,3 +78,26 @@ def test_a_change_of_mind_inside_a_paragraph_takes_the_answer_back(reply, expect
 def test_a_second_frequency_after_a_change_of_mind_is_never_dropped(reply, expected) -> None:
     answer = HZ(reply).answer
     assert (None if answer is None else answer.keys[0]) == expected
+
+
+INSTRUMENT = choice_reader({"A": "Piano", "B": "Violin", "C": "Trumpet", "D": "Flute"})
+SPN = pitch_answer_reader("pitch", "spn")
+MIDI = pitch_answer_reader("pitch", "midi")
+
+
+def test_a_later_sentence_opening_on_hmm_and_closing_on_another_answer_takes_it_back() -> None:
+    # found by reader28 on main: read as the piano
+    assert INSTRUMENT("Piano, I think. Hmm, the tone swells after the attack, so it must be the "
+                      "flute: D.").answer is None
+    assert INSTRUMENT("Piano, I think. Hmm, the tone swells after the attack.").answer == "A"
+
+
+@pytest.mark.parametrize(("read", "reply", "expected"), [
+    (SPN, "A4 — wait, that's the reference tone; the target is 3 semitones higher.", None),  # A4
+    (MIDI, "MIDI 60. Wait, the tone is steady.", None),
+    (MIDI, "60. Wait, 60 is right.", 60),  # near misses: the answer confirmed, or only a "hmm"
+    (MIDI, "60. Hmm, the tone is steady.", 60),
+])
+def test_an_explicit_wait_after_a_pitch_takes_it_back_unless_it_confirms(read, reply, expected):
+    answer = read(reply).answer
+    assert (None if answer is None else answer.keys[0]) == expected
