@@ -21,7 +21,8 @@ _MARKERS = (
                 rf"(?={_LETTER})"),
      " so I choose "),
     (re.compile(rf"(?:我)?(?:选择?|最终选择)\s*[:：]?\s*(?:选项\s*)?(?={_LETTER})"), " I choose "),
-    (re.compile(rf"(?:最终)?答案\s*(?:是|为|应该是)\s*[:：]?\s*(?={_LETTER})"), " The answer is "),
+    (re.compile(rf"(?:最终)?答案\s*(?:(?:是|为|应该是)\s*[:：]?|[:：])\s*(?={_LETTER})"),
+     " The answer is "),
     # Japanese: 答えは / 正解は (the answer is)
     (re.compile(rf"(?:答え|正解|回答)\s*(?:は|:|：)\s*(?={_LETTER})"), " The answer is "),
     # Spanish, French, German: "la respuesta (correcta) es", "la réponse (finale) est", "die
@@ -46,3 +47,29 @@ def in_english_markers(reply: str) -> str:
     for pattern, english in _MARKERS:
         reply = pattern.sub(english, reply)
     return _FULL_STOP.sub(". ", _OPTION.sub(" option ", reply)).strip()
+
+
+# Yes and no of other languages, opening a reply to a yes/no question or its answer line
+# (round 26). Accented only: a bare "si" may be a note name. CJK words need their punctuation
+# ("不是很确定" is "not very sure", no answer).
+_YES_NO_WORDS = {
+    "yes": ("Sí", "Sì", "Oui", "Ja", "是的", "はい"),
+    "no": ("Non", "Nein", "不是", "不", "いいえ"),
+}
+_YES_NO_OPENER = re.compile(
+    r"(?P<lead>(?:^|\n)[ \t>#*_\-]*(?:(?:respuesta|r[ée]ponse|antwort|risposta|answer|答案|回答"
+    r"|答え)\s*[:：]\s*[*_]*)?)"
+    r"(?P<word>" + "|".join(w for words in _YES_NO_WORDS.values() for w in words) + r")"
+    r"(?P<stop>[*_]*(?:\s*[,.!:;\u2014\u2013]|[，。！、：；]))", re.IGNORECASE)
+_ASCII_STOPS = str.maketrans({"，": ", ", "。": ". ", "！": "! ", "、": ", ", "：": ": ",
+                              "；": "; "})
+_POLARITY = {word.casefold(): polarity for polarity, words in _YES_NO_WORDS.items()
+             for word in words}
+
+
+def in_english_yes_no(reply: str) -> str:
+    """``reply`` to a yes/no question with another language's yes or no opening it or its
+    answer line said in English ("Sí, los dos ritmos son idénticos" -> "Yes, los dos ...")."""
+    return _YES_NO_OPENER.sub(lambda found: found.group("lead")
+                              + _POLARITY[found.group("word").casefold()].capitalize()
+                              + found.group("stop").translate(_ASCII_STOPS), reply)
