@@ -37,10 +37,31 @@ _MARKERS = (
 _COPULA = re.compile(r"(?<![A-Za-z])([A-E])\s*(?:です|でしょう|だ)(?=[。.!！\s]|$)")
 _OPTION = re.compile(rf"选项\s*(?={_LETTER})")  # "选项B": option B
 _FULL_STOP = re.compile(r"\s*\u3002\s*")
+# Words of Spanish, French, German and Italian that English never uses (round 26): two of
+# them, and none of English's own words, make a reply one of another language.
+_FOREIGN_WORDS = frozenset(
+    "el la los las de que es y del una con le les est une des du et avec der die das ist ein eine "
+    "und nicht mit il è questo questa sono c'est".split())
+_ENGLISH_WORDS = frozenset("the is it it's and of this that to which with an".split())
+_WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
+_CLOSING_LETTER = re.compile(r"\s*\((?P<letter>[A-E])\)\s*[.!]?\s*$")
+_ANY_LETTER = re.compile(r"(?<![\w\-'])[A-E](?![\w\-'])")
+
+
+def foreign(reply: str) -> bool:
+    """Whether ``reply`` is written in another language: CJK, or two of the closed words of
+    Spanish, French, German and Italian and no English word."""
+    if re.search(f"[{_CJK}]", reply):
+        return True
+    words = {word.casefold() for word in _WORD.findall(reply)}
+    return len(words & _FOREIGN_WORDS) >= 2 and not words & _ENGLISH_WORDS
 
 
 def in_english_markers(reply: str) -> str:
     """``reply`` with another language's answer markers said in English (module doc)."""
+    if (closing := _CLOSING_LETTER.search(reply)) is not None and foreign(reply) \
+            and len(_ANY_LETTER.findall(reply)) == 1:  # "… forma de arco (A)."
+        reply = f"{reply[:closing.start()]}. The answer is {closing.group('letter')}."
     if not _NON_ASCII_MARKER.search(reply):
         return reply
     reply = _COPULA.sub(r"\1", reply)
