@@ -42,7 +42,7 @@ _FULL_STOP = re.compile(r"\s*\u3002\s*")
 _FOREIGN_WORDS = frozenset(
     "el la los las de que es y del una con le les est une des du et avec der die das ist ein eine "
     "und nicht mit il è questo questa sono c'est".split())
-_ENGLISH_WORDS = frozenset("the is it it's and of this that to which with an".split())
+ENGLISH_WORDS = frozenset("the is it it's and of this that to which with an".split())
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
 _CLOSING_LETTER = re.compile(r"\s*\((?P<letter>[A-E])\)\s*[.!]?\s*$")
 _ANY_LETTER = re.compile(r"(?<![\w\-'])[A-E](?![\w\-'])")
@@ -53,8 +53,13 @@ def foreign(reply: str) -> bool:
     Spanish, French, German and Italian and no English word."""
     if re.search(f"[{_CJK}]", reply):
         return True
-    words = {word.casefold() for word in _WORD.findall(reply)}
-    return len(words & _FOREIGN_WORDS) >= 2 and not words & _ENGLISH_WORDS
+    words = words_of(reply)
+    return len(words & _FOREIGN_WORDS) >= 2 and not words & ENGLISH_WORDS
+
+
+def words_of(reply: str) -> set[str]:
+    """The words of ``reply``, casefolded."""
+    return {word.casefold() for word in _WORD.findall(reply)}
 
 
 def in_english_markers(reply: str) -> str:
