@@ -86,7 +86,7 @@ _YES_NO_OPENER = re.compile(
     r"(?P<lead>(?:^|\n)[ \t>#*_\-]*(?:(?:respuesta|r[ée]ponse|antwort|risposta|answer|答案|回答"
     r"|答え)\s*[:：]\s*[*_]*)?)"
     r"(?P<word>" + "|".join(w for words in _YES_NO_WORDS.values() for w in words) + r")"
-    r"(?P<stop>[*_]*(?:\s*[,.!:;\u2014\u2013]|[，。！、：；]))", re.IGNORECASE)
+    r"(?P<stop>[*_]*(?:\s*[,.!:;\u2014\u2013]|[，。！、：；]|[ \t]*(?=\n|$)))", re.IGNORECASE)
 _ASCII_STOPS = str.maketrans({"，": ", ", "。": ". ", "！": "! ", "、": ", ", "：": ": ",
                               "；": "; "})
 _POLARITY = {word.casefold(): polarity for polarity, words in _YES_NO_WORDS.items()
