@@ -205,8 +205,10 @@ def read_pitch_reply(reply: str, read_span, notation: str | None, kind: str) -> 
     """The one reading of a pitch-family reply, for the bench's scoring and the public reading
     API alike: the tiers of ``read_reply``, then the vetoes that look past the answer's span (a
     pitch only supposed, restated otherwise in the reasoning, or a reply asking back); a reply's
-    note names of another language in English ones first (round 26)."""
-    reply = in_english_notes(reply, notation)
+    note names of another language in English ones first, unless its letters name options
+    (German "B" is B flat, never option B; round 26)."""
+    if kind != "choice":
+        reply = in_english_notes(reply, notation)
     reading = unless_ranked(read_reply(helmholtz_as_spn(reply), read_span), reply, read_span,
                             lambda leaned: read_reply(helmholtz_as_spn(leaned), read_span))
     if kind in PITCH_KINDS:

@@ -113,6 +113,11 @@ def test_german_modes_and_notes_only_in_a_german_reply() -> None:
     assert in_english_notes("Hold B3, then H.", "spn") == "Hold B3, then H."
 
 
+def test_a_german_option_letter_of_a_pitch_choice_stays_the_letter() -> None:
+    read = pitch_answer_reader("choice", "spn", ("A", "B", "C"), (57, 58, 59))
+    assert read("Die Antwort ist B.").answer == "B"  # no B flat: the option's letter
+
+
 @pytest.mark.parametrize(("reader", "reply", "expected"), [
     (SAME_MELODY, "**Oddball present: yes**", "no"),
     (SAME_MELODY, "Oddball present: no", "yes"),
