@@ -44,7 +44,7 @@ _FOREIGN_WORDS = frozenset(
     "und nicht mit il è questo questa sono c'est".split())
 ENGLISH_WORDS = frozenset("the is it it's and of this that to which with an".split())
 _WORD = re.compile(r"[^\W\d_]+(?:'[^\W\d_]+)?")
-_CLOSING_LETTER = re.compile(r"\s*\((?P<letter>[A-E])\)\s*[.!]?\s*$")
+_CLOSING_LETTER = re.compile(r"\((?P<letter>[A-E])\)")
 _ANY_LETTER = re.compile(r"(?<![\w\-'])[A-E](?![\w\-'])")
 
 
@@ -64,9 +64,9 @@ def words_of(reply: str) -> set[str]:
 
 def in_english_markers(reply: str) -> str:
     """``reply`` with another language's answer markers said in English (module doc)."""
-    if (closing := _CLOSING_LETTER.search(reply)) is not None and foreign(reply) \
+    if (letter := _closing_letter(reply)) is not None and foreign(reply) \
             and len(_ANY_LETTER.findall(reply)) == 1:  # "… forma de arco (A)."
-        reply = f"{reply[:closing.start()]}. The answer is {closing.group('letter')}."
+        reply = f"{reply.rstrip().rstrip('.!').rstrip()[:-3]}. The answer is {letter}."
     if not _NON_ASCII_MARKER.search(reply):
         return reply
     reply = _COPULA.sub(r"\1", reply)
@@ -99,3 +99,10 @@ def in_english_yes_no(reply: str) -> str:
     return _YES_NO_OPENER.sub(lambda found: found.group("lead")
                               + _POLARITY[found.group("word").casefold()].capitalize()
                               + found.group("stop").translate(_ASCII_STOPS), reply)
+
+
+def _closing_letter(reply: str) -> str | None:
+    """The option letter in parentheses closing ``reply`` ("… (A)."), if any; read from the
+    stripped end, never by a search over the whole reply (a megabyte of spaces is linear)."""
+    found = _CLOSING_LETTER.fullmatch(reply.rstrip().rstrip(".!").rstrip()[-3:])
+    return found.group("letter") if found else None
