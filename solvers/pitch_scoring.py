@@ -207,7 +207,7 @@ def read_pitch_reply(reply: str, read_span, notation: str | None, kind: str) -> 
     pitch only supposed, restated otherwise in the reasoning, or a reply asking back); a reply's
     note names of another language in English ones first, unless its letters name options
     (German "B" is B flat, never option B; round 26)."""
-    if kind != "choice":
+    if kind != "choice" and isinstance(reply, str):
         reply = in_english_notes(reply, notation)
     reading = unless_ranked(read_reply(helmholtz_as_spn(reply), read_span), reply, read_span,
                             lambda leaned: read_reply(helmholtz_as_spn(leaned), read_span))
