@@ -18,6 +18,7 @@ from .counted_answers import counted_total, level_rank
 from .described import DescribedReader
 from .described_sentences import described_in_sentences
 from .elimination import option_left
+from .foreign_notes import in_english_modes
 from .option_tails import option_ending
 from .other_languages import in_english_markers
 from .ranked_leans import unless_ranked
@@ -39,8 +40,8 @@ def read_choice(reply: str, reader: ChoiceReader, described: ValueReader | None 
     """``read_reply(reply, reader)``, else the described answer, else the option left;
     ``spelt`` when the reply is already the typo-corrected one (it is corrected once only)."""
     if isinstance(reply, str):
-        reply = asked_and_denied(in_english_markers(reply), reader.named)  # "答案是B。",
-        # "La respuesta es B.", "Triple? No. …" (not triple)
+        reply = asked_and_denied(in_english_markers(in_english_modes(reply)), reader.named)
+        # "答案是B。", "La respuesta es B.", "Ein Moll-Akkord.", "Triple? No. …" (not triple)
     reading = read_reply(reply, reader)
     if not isinstance(reply, str):
         return reading

@@ -38,6 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from .asking_back import unless_asking_back
+from .foreign_notes import in_english_notes
 from .helmholtz import helmholtz_as_spn
 from .metrics import f1_from_counts
 from .notation import NOTATIONS, OCTAVE_FREE_NOTATIONS
@@ -203,7 +204,11 @@ def span_reader(kind: str, notation: str | None, options: tuple[str, ...] = (),
 def read_pitch_reply(reply: str, read_span, notation: str | None, kind: str) -> Reading:
     """The one reading of a pitch-family reply, for the bench's scoring and the public reading
     API alike: the tiers of ``read_reply``, then the vetoes that look past the answer's span (a
-    pitch only supposed, restated otherwise in the reasoning, or a reply asking back)."""
+    pitch only supposed, restated otherwise in the reasoning, or a reply asking back); a reply's
+    note names of another language in English ones first, unless its letters name options
+    (German "B" is B flat, never option B; round 26)."""
+    if kind != "choice" and isinstance(reply, str):
+        reply = in_english_notes(reply, notation)
     reading = unless_ranked(read_reply(helmholtz_as_spn(reply), read_span), reply, read_span,
                             lambda leaned: read_reply(helmholtz_as_spn(leaned), read_span))
     if kind in PITCH_KINDS:

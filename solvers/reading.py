@@ -31,6 +31,7 @@ from .contradiction import unless_contradicted
 from .counted_answers import CountChoiceReader, counts_of
 from .described import described_reader
 from .instrument_families import INSTRUMENT_FAMILIES, Families
+from .other_languages import in_english_yes_no
 from .pitch_scoring import read_pitch_reply, span_reader
 from .ranked_leans import unless_ranked
 from .reply_spans import HEDGE, Reading, read_reply
@@ -91,10 +92,12 @@ def yes_no_reader(phrases: YesNoPhrases = SAMENESS) -> ReplyReader:
 
 def _rewrite(phrases: YesNoPhrases, said: Callable[[str, str], tuple]) -> Callable[[str], str]:
     """What a yes/no reply is read as: a restated question's word as the answer to the asked
-    one ("Oddball present? Yes" is "No"), a difference denied twice as sameness (round 24)."""
+    one ("Oddball present? Yes" is "No"), a difference denied twice as sameness (round 24),
+    another language's opening yes or no in English ("Sí, …" is "Yes, …"; round 26)."""
     of_sameness = sameness_question(phrases.no)
     return lambda reply: answered_restated(
-        undenied_sameness(reply) if of_sameness else reply, said)
+        undenied_sameness(in_english_yes_no(reply)) if of_sameness
+        else in_english_yes_no(reply), said)
 
 
 def _yes_no_reply_reader(read_span: Callable[[str, str], tuple], words: Iterable[str],

@@ -28,6 +28,9 @@ _WILL_NOT = r"(?:won['\u2019]?t|will\s+not|would\s+not|wouldn['\u2019]?t|(?:'d|\
             r"rather\s+not|prefer\s+not\s+to|refuse\s+to|decline\s+to|do\s+not\s+want\s+to|" \
             r"don['\u2019]?t\s+want\s+to)"
 _SPECULATE = r"(?:guess|speculate|answer|commit|say|pick|choose|give\s+(?:an?\s+)?(?:answer|guess))"
+# "I wouldn't say they are different" is a statement denied, no refusal (round 26)
+_DENIED = r"(?!(?:would\s+not|wouldn['\u2019]?t)\s+say\s+(?:that\s+)?(?:it|they|these|those" \
+          r"|the|this|there)\b)"
 
 # Not having the recording ("I can't hear the audio"), or refusing to guess: no doubt about an
 # answer (solvers.doubts)
@@ -39,7 +42,7 @@ DECLINE = re.compile(
     rf"|\b{_CANNOT}\s+{_RELIABLY}\s+\w+"
     rf"|\b{_CANNOT}\s+(?:hear|access|play|open|process|listen\s+to|analy[sz]e)\s+{_THE_AUDIO}\b"
     rf"|\b(?:I|I['\u2019]m|I\s+am)\s+(?:\w+\s+)?unable\s+to\b"
-    rf"|\b{_WILL_NOT}\s+(?:\w+\s+)?{_SPECULATE}\b"
+    rf"|\b{_DENIED}{_WILL_NOT}\s+(?:\w+\s+)?{_SPECULATE}\b"
     r"|\b(?:not|im)possible\s+(?:for\s+me\s+)?to\s+(?:tell|say|determine|know|judge|decide|answer)"
     r"|\bno\s+(?:reliable\s+)?way\s+(?:for\s+me\s+)?to\s+(?:tell|say|determine|know|judge|decide"
     r"|answer|be\s+sure|verify|hear)\b"

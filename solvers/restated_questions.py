@@ -25,11 +25,18 @@ MAX_CHARS = 6000  # what a reply may be for its questions and words to be rewrit
 
 _YES_MARKS = ("yes", "\u2705", "\u2714", "\u2713", "\u2611")  # ✅ ✔ ✓ ☑
 _NO_MARKS = ("no", "\u274c", "\u274e", "\u2717", "\u2718", "\u2716")  # ❌ ❎ ✗ ✘ ✖
-_MARK = "|".join(re.escape(mark) for mark in (*_YES_MARKS, *_NO_MARKS))
-# One line opening on a short question and its answer word or mark, markup around them allowed.
+# Words that answer no as a whole ("Change key? Not that I can hear."; round 26)
+_NO_PHRASES = ("not that i can (?:hear|tell|detect)", "not quite", "not really", "nope")
+_MARK = "|".join((*_NO_PHRASES, *(re.escape(mark) for mark in (*_YES_MARKS, *_NO_MARKS))))
+# One line opening on a short question and its answer word or mark, markup around them allowed;
+# or a labelled verdict, a short label and a colon, its word alone on the line ("**Oddball
+# present: yes**", "Same melody: no."; round 26).
 _RESTATED = re.compile(
-    r"^(?P<lead>[ \t>#*_\-]*)(?P<question>[^?.!;:\n]{2,120})\?(?P<close>[ \t*_:]*)"
-    rf"(?P<word>{_MARK})\ufe0f?(?=[^\w]|$)(?P<alone>[\s*_.!]*$)?", re.IGNORECASE | re.MULTILINE)
+    r"^(?P<lead>[ \t>#*_\-]*)(?P<question>[^?.!;:\n]{2,120})(?:\?|(?P<label>:))"
+    rf"(?P<close>[ \t*_:]*)(?P<word>{_MARK})\ufe0f?(?=[^\w]|$)(?P<alone>[\s*_.!]*$)?",
+    re.IGNORECASE | re.MULTILINE)
+# "No wrong notes?": the complement of the question without its "No" (round 26)
+_NO_LEAD = re.compile(r"^no\s+(?P<rest>\w.*)$", re.IGNORECASE)
 _NEGATED = re.compile(r"n['\u2019]t\b|\b(?:not|no|never|neither|nor)\b", re.IGNORECASE)
 # "Are they different" said as a statement: "they are different"
 _INVERTED = re.compile(r"^\s*(?P<aux>is|are|was|were|does|do|did|has|have)\s+(?P<subject>it|they"
@@ -67,7 +74,11 @@ def _clause_decides(found: re.Match[str], said: SpanReader) -> str:
 
 def _answered(found: re.Match[str], said: SpanReader) -> str:
     question = found.group("question").strip(" *_")
+    if found.group("label") is not None and found.group("alone") is None:
+        return found.group()  # "Note: no oddball …" is no verdict
     asked = _asked_polarity(question, said)
+    if asked is None and (unsaid := _NO_LEAD.match(question)) is not None:
+        asked = _OTHER.get(_asked_polarity(unsaid.group("rest"), said) or "")
     if asked is None:
         return found.group()
     word = "yes" if found.group("word").casefold() in _YES_MARKS else "no"
