@@ -166,6 +166,7 @@ def reopened(texts: Sequence[str], given_in: str, given: Hashable, source: str,
     marker of change, a bare "Hmm" too, and closes on another answer ("Piano. Hmm, the tone
     swells, so it must be the flute: D."), or on an explicit one and names none ("60. Wait, 5
     semitones above that."): no commitment to ``given`` then (round 26)."""
-    later = texts[texts.index(given_in) + 1:] if given_in in texts else []
+    later = [*_SENTENCE.split(given_in.strip())[1:],  # "60. Wait, 5 semitones above that."
+             *(texts[texts.index(given_in) + 1:] if given_in in texts else [])]
     return any(RETRACTION.match(text) and (other := _closing_answer(text, source, read_value))
                != given and (other is not None or WITHDRAWS.match(text)) for text in later)

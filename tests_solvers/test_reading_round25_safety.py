@@ -95,9 +95,17 @@ def test_a_later_sentence_opening_on_hmm_and_closing_on_another_answer_takes_it_
 @pytest.mark.parametrize(("read", "reply", "expected"), [
     (SPN, "A4 — wait, that's the reference tone; the target is 3 semitones higher.", None),  # A4
     (MIDI, "MIDI 60. Wait, the tone is steady.", None),
+    (MIDI, "60. Wait, 5 semitones above that.", None),  # read 60 before
+    (MIDI, "The tone is steady. Wait, it is 60.", 60),
     (MIDI, "60. Wait, 60 is right.", 60),  # near misses: the answer confirmed, or only a "hmm"
     (MIDI, "60. Hmm, the tone is steady.", 60),
 ])
 def test_an_explicit_wait_after_a_pitch_takes_it_back_unless_it_confirms(read, reply, expected):
     answer = read(reply).answer
     assert (None if answer is None else answer.keys[0]) == expected
+
+
+def test_an_explicit_wait_after_an_option_takes_it_back_unless_it_confirms() -> None:
+    assert INSTRUMENT("Piano. Wait, the attack is soft.").answer is None  # read piano before
+    assert INSTRUMENT("Piano. Wait, yes, piano.").answer == "A"
+    assert INSTRUMENT("Piano. Hmm, the attack is soft.").answer == "A"  # a bare "hmm": kept

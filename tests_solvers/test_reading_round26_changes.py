@@ -26,7 +26,8 @@ SPN = pitch_answer_reader("pitch", "spn")
     # near misses: what follows the marker doubts or offers, names nothing, or agrees
     ("B — minor. Wait, maybe it's major: A.", None),
     ("Minor — wait, it could be diminished: D.", None),
-    ("Minor. Wait, let me think about the fifth.", "B"),  # no new answer: as on main
+    ("Minor. Wait, let me think about the fifth.", None),  # an explicit take-back that
+    # never concludes withdraws the answer, as after an answer line (round 25; was B)
     ("Minor — actually, yes: minor.", "B"),
     ("Minor, actually: the third is low.", "B"),  # "actually" opening no clause: as on main
 ])
