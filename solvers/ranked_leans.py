@@ -39,15 +39,9 @@ _LIKELIHOOD = re.compile(r"\bp\s*\(|\b(?:probab\w*|likel\w*|confiden\w*|chances?
                          re.IGNORECASE)
 
 
-def top_ranked(reply: str, read_span: SpanReader) -> Hashable | None:
-    """The answer ``reply`` gives the strictly highest probability among its listed options
-    (module doc), or None."""
-    return _ranking(reply, read_span)[1]
-
-
 def _ranking(reply: str, read_span: SpanReader) -> tuple[bool, Hashable | None]:
-    """(whether ``reply`` is nothing but options each given one figure, the answer given the
-    strictly highest probability or None)."""
+    """(whether ``reply`` is nothing but options each given one figure, the answer it gives the
+    strictly highest probability among them (module doc) or None)."""
     text = _HEADING.sub("", reply.strip()) if len(reply) <= _MAX_CHARS else ""
     said_likelihood = text != reply.strip() or bool(_LIKELIHOOD.search(reply))
     items = [part for part in _ITEM_BREAK.split(text) if part.strip(" *_-|.")]
